@@ -1,0 +1,1 @@
+"""Backend implementations of :class:`gcc_envs.core.backend.Backend`."""

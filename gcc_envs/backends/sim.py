@@ -1,0 +1,116 @@
+"""``SimBackend``: hosts a game :class:`~gcc_envs.core.backend.Simulator` in-process.
+
+Lockstep and deterministic under a seed: game time passes only in ``advance``; frames are
+rendered at the observation size directly; event coordinates (frame pixels) become the
+simulator's normalised window coordinates.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from gcc_envs.core import events as ev
+from gcc_envs.core.backend import PrimitiveEvent, Simulator
+from gcc_envs.errors import BackendError
+
+
+class SimBackend:
+    """A backend over an in-process simulator."""
+
+    clock_driven = True
+
+    def __init__(self, sim: Simulator, obs_size: tuple[int, int] | None = None) -> None:
+        if obs_size is None:
+            W, H = sim.native_size
+        else:
+            H, W = _size(obs_size)
+        self.sim = sim
+        self.size = (W, H)
+        self._keys: set[str] = set()
+        self._buttons: set[str] = set()
+        self._focused = True
+        self._closed = False
+
+    def reset(self, rng: np.random.Generator, options: Mapping[str, Any] | None) -> None:
+        self._check_open()
+        self._keys.clear()
+        self._buttons.clear()
+        self.sim.reset(rng, options)
+
+    def capture(self) -> np.ndarray:
+        self._check_open()
+        W, H = self.size
+        return self.sim.render(H, W)
+
+    def send(self, event: PrimitiveEvent) -> None:
+        self._check_open()
+        sim = self.sim
+        if isinstance(event, ev.KeyDown):
+            self._keys.add(event.key)
+            sim.key_down(event.key)
+        elif isinstance(event, ev.KeyUp):
+            self._keys.discard(event.key)
+            sim.key_up(event.key)
+        elif isinstance(event, ev.MoveTo):
+            W, H = self.size
+            sim.pointer_move(_unit((event.x + 0.5) / W), _unit((event.y + 0.5) / H))
+        elif isinstance(event, ev.MouseDown):
+            self._buttons.add(event.button)
+            sim.mouse_down(event.button)
+        elif isinstance(event, ev.MouseUp):
+            self._buttons.discard(event.button)
+            sim.mouse_up(event.button)
+        elif isinstance(event, ev.Scroll):
+            sim.scroll(event.dy, event.dx)
+        else:
+            raise BackendError(f"SimBackend.send takes primitive events, got {event!r}")
+
+    def advance(self, seconds: float) -> None:
+        self._check_open()
+        self.sim.advance(seconds)
+
+    def pause(self) -> None:
+        # The seed games pause when their window loses focus; the sim honours the same signal.
+        self._focused = False
+        self.sim.set_paused(True)
+
+    def resume(self) -> None:
+        self._focused = True
+        self.sim.set_paused(False)
+
+    def release_all(self) -> None:
+        if self._closed:
+            return
+        for k in sorted(self._keys):
+            self.sim.key_up(k)
+        for b in sorted(self._buttons):
+            self.sim.mouse_up(b)
+        self._keys.clear()
+        self._buttons.clear()
+
+    def probe(self) -> Any:
+        return self.sim.state
+
+    def close(self) -> None:
+        self._closed = True
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise BackendError("this SimBackend is closed; make a new env")
+
+
+def _unit(v: float) -> float:
+    return min(max(v, 0.0), 1.0)
+
+
+def _size(obs_size: Any) -> tuple[int, int]:
+    try:
+        H, W = (int(v) for v in obs_size)
+    except (TypeError, ValueError):
+        raise BackendError(f"obs_size must be (height, width), got {obs_size!r}") from None
+    if not (16 <= H <= 4320 and 16 <= W <= 7680):
+        raise BackendError(f"obs_size {obs_size!r} out of range: 16..4320 x 16..7680")
+    return H, W

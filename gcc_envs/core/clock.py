@@ -1,0 +1,161 @@
+"""Timing modes: how game time relates to the agent's steps and to wall time (DESIGN §2.1).
+
+* ``lockstep`` — game time advances exactly by the step's input program, simulated without
+  sleeping; ``think_time`` adds game seconds before each action as if the agent had thought
+  that long (deterministic latency cost). Simulators only.
+* ``paused`` — the game runs only while a step runs: resume → program → capture → pause.
+* ``realtime`` — the game runs all the time; on a simulator the wall time that passed between
+  steps is simulated at the start of the next step, so a slow agent meets the consequences.
+
+The :class:`Clock` also samples frames at ``fps`` frames per game second while time advances
+(for video-chunk observations) and keeps the ``t_game / t_wall / t_paused`` accounting.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from enum import Enum
+
+from gcc_envs.core.backend import Backend
+from gcc_envs.errors import GCCError
+
+
+class TimeMode(str, Enum):
+    LOCKSTEP = "lockstep"
+    PAUSED = "paused"
+    REALTIME = "realtime"
+
+    @classmethod
+    def parse(cls, value: str | TimeMode) -> TimeMode:
+        try:
+            return cls(value)
+        except ValueError:
+            raise GCCError(
+                f"unknown time_mode {value!r}; use one of {[m.value for m in cls]}"
+            ) from None
+
+
+class Clock:
+    """Advances a backend's game time according to a :class:`TimeMode`."""
+
+    def __init__(
+        self,
+        mode: TimeMode,
+        backend: Backend,
+        fps: float,
+        on_frame: Callable[[], None] | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        if mode is TimeMode.LOCKSTEP and not backend.clock_driven:
+            raise GCCError(
+                "time_mode='lockstep' needs a simulated backend; a real screen runs in real "
+                "time: use time_mode='paused' or 'realtime'"
+            )
+        if fps <= 0:
+            raise GCCError(f"fps must be positive, got {fps}")
+        self.mode = mode
+        self.backend = backend
+        self.frame_period = 1.0 / fps
+        self.on_frame = on_frame
+        self.record = False
+        self._sleep = sleep
+        self.game_time = 0.0
+        self._next_frame = self.frame_period
+        self._last_end = time.perf_counter()
+        self._step_wall0 = 0.0
+        self.t_game = 0.0
+        self.t_paused = 0.0
+
+    def set_recording(self, on: bool) -> None:
+        """Sample frames (calling ``on_frame``) every ``1/fps`` game seconds from now on."""
+        if on and not self.record:
+            self._next_frame = self.game_time + self.frame_period
+        self.record = on
+
+    def reset(self) -> None:
+        self.game_time = 0.0
+        self._next_frame = self.frame_period
+        self.t_game = self.t_paused = 0.0
+        if self.mode is TimeMode.PAUSED:
+            self.backend.pause()
+        self._last_end = time.perf_counter()
+
+    def begin_step(self, think_s: float = 0.0) -> None:
+        """Start a step: account for the time between steps and for ``think_s``."""
+        now = time.perf_counter()
+        gap = now - self._last_end
+        self._step_wall0 = now
+        self.t_game = 0.0
+        self.t_paused = 0.0
+        if self.mode is TimeMode.LOCKSTEP:
+            if think_s:
+                self._advance_game(think_s)
+        elif self.mode is TimeMode.PAUSED:
+            self.t_paused = gap
+            self.backend.resume()
+        else:  # realtime: the world kept moving while the agent thought
+            if self.backend.clock_driven:
+                self._advance_game(gap)
+            else:
+                self.game_time += gap
+                self.t_game += gap
+
+    def wait(self, seconds: float) -> None:
+        """Let ``seconds`` of game time pass with the current input held."""
+        if seconds <= 0:
+            return
+        if self.mode is TimeMode.LOCKSTEP:
+            self._advance_game(seconds)
+            return
+        # Wall-clock modes: time really passes, in frame-sized chunks so frames are sampled.
+        deadline = time.perf_counter() + seconds
+        while True:
+            remaining = deadline - time.perf_counter()
+            if remaining <= 0:
+                break
+            chunk = min(remaining, max(self._next_frame - self.game_time, 1e-3))
+            t0 = time.perf_counter()
+            if self.backend.clock_driven:
+                self._sleep(chunk)
+                self._advance_game(time.perf_counter() - t0)
+            else:
+                self.backend.advance(chunk)
+                self._count(time.perf_counter() - t0)
+
+    def end_step(self) -> tuple[float, float, float]:
+        """Finish a step; return ``(t_game, t_wall, t_paused)``."""
+        if self.mode is TimeMode.PAUSED:
+            self.backend.pause()
+        self._last_end = time.perf_counter()
+        return self.t_game, self._last_end - self._step_wall0, self.t_paused
+
+    def _advance_game(self, seconds: float) -> None:
+        if not self.record:
+            self.backend.advance(seconds)
+            self.game_time += seconds
+            self.t_game += seconds
+            return
+        end = self.game_time + seconds
+        while self._next_frame <= end:
+            dt = self._next_frame - self.game_time
+            if dt > 0:
+                self.backend.advance(dt)
+            self.t_game += dt
+            self.game_time = self._next_frame
+            self._next_frame += self.frame_period
+            if self.on_frame is not None:
+                self.on_frame()
+        rest = end - self.game_time
+        if rest > 0:
+            self.backend.advance(rest)
+        self.t_game += rest
+        self.game_time = end
+
+    def _count(self, seconds: float) -> None:
+        self.game_time += seconds
+        self.t_game += seconds
+        while self._next_frame <= self.game_time:
+            self._next_frame += self.frame_period
+            if self.record and self.on_frame is not None:
+                self.on_frame()

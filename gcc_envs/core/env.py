@@ -1,0 +1,322 @@
+"""``GCCEnv``: a screen-in, keyboard-and-mouse-out Gymnasium environment (DESIGN §2).
+
+The env knows no game and no backend implementation: it receives a :class:`Backend`, a
+:class:`Task`, the game's key set and skill library, and turns actions into input events,
+game time into observations and task checks into rewards.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, SupportsFloat
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from gcc_envs.core import events as ev
+from gcc_envs.core.backend import Backend
+from gcc_envs.core.clock import Clock, TimeMode
+from gcc_envs.core.code import parse_code
+from gcc_envs.core.program import MAX_PROGRAM_EVENTS, MAX_PROGRAM_S, Program, sequence
+from gcc_envs.core.skills import SkillCall, SkillLibrary
+from gcc_envs.core.spaces import EventActions, StateActions
+from gcc_envs.core.task import Task, TaskStatus
+from gcc_envs.errors import GCCError, InvalidActionError
+
+ThinkTime = float | Callable[[int], float] | None
+
+
+class GCCEnv(gym.Env[np.ndarray, Any]):
+    """A General Computer Control environment over a backend (see each game's env for its card).
+
+    ``step`` takes a member of ``action_space`` (``state`` or ``event`` mode), a
+    :class:`~gcc_envs.Program`, a list of events, or code text (pyautogui calls, skill calls,
+    ``WAIT``/``FAIL``/``DONE``) parsed safely against the env's skill library. Input that cannot
+    be carried out is refused as a whole and reported in ``info["last_action_error"]``; the step
+    still returns and game time still passes.
+    """
+
+    metadata = {"render_modes": ["rgb_array"], "render_fps": 2}
+
+    def __init__(
+        self,
+        backend: Backend,
+        task: Task,
+        *,
+        keys: Sequence[str],
+        skills: SkillLibrary | None = None,
+        action_mode: str = "state",
+        time_mode: str = "lockstep",
+        fps: float = 2.0,
+        step_seconds: float = 0.25,
+        max_mouse_px: float = 100.0,
+        think_time: ThinkTime = None,
+        render_mode: str | None = None,
+    ) -> None:
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise GCCError(
+                f"render_mode {render_mode!r} not supported; use one of "
+                f"{self.metadata['render_modes']}"
+            )
+        if not (isinstance(step_seconds, (int, float)) and 0 < step_seconds <= 10):
+            raise GCCError(f"step_seconds must lie in (0, 10], got {step_seconds!r}")
+        self.backend = backend
+        self.task = task
+        self.skills = skills if skills is not None else SkillLibrary()
+        self.render_mode = render_mode
+        self.time_mode = TimeMode.parse(time_mode)
+        if think_time is not None and self.time_mode is not TimeMode.LOCKSTEP:
+            raise GCCError("think_time= applies to time_mode='lockstep' only")
+        if isinstance(think_time, (int, float)) and not (
+            math.isfinite(think_time) and think_time >= 0
+        ):
+            raise GCCError(f"think_time must be a non-negative number, got {think_time!r}")
+        self.think_time = think_time
+        self.step_seconds = float(step_seconds)
+        W, H = backend.size
+        self.observation_space = spaces.Box(0, 255, (H, W, 3), np.uint8)
+        self.action_mode = action_mode
+        if action_mode == "state":
+            self._state_mode: StateActions | None = StateActions(keys, max_mouse_px, step_seconds)
+            self._event_mode: EventActions | None = None
+            self.action_space = self._state_mode.space
+        elif action_mode == "event":
+            self._state_mode = None
+            self._event_mode = EventActions(keys, (W, H), max_mouse_px)
+            self.action_space = self._event_mode.space
+        else:
+            raise GCCError(f"unknown action_mode {action_mode!r}; use 'state' or 'event'")
+        self.clock = Clock(self.time_mode, backend, fps, on_frame=self._grab_frame)
+        #: Frames sampled at ``fps`` during the last step (when frame recording is on).
+        self.recorded_frames: list[np.ndarray] = []
+        self._held_keys: set[str] = set()
+        self._held_buttons: set[str] = set()
+        self._pointer = ev.PointerTracker(W // 2, H // 2)
+        self._status = TaskStatus()
+        self._steps = 0
+        self._invalid = 0
+        self._needs_reset = True
+
+    # ------------------------------------------------------------------ public API
+    @property
+    def record_frames(self) -> bool:
+        """Whether frames are sampled at ``fps`` while steps run (video-chunk observations)."""
+        return self.clock.record
+
+    @record_frames.setter
+    def record_frames(self, on: bool) -> None:
+        self.clock.set_recording(bool(on))
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        super().reset(seed=seed)
+        self._release_all()
+        backend_options = {**self.task.reset_options(), **(options or {})}
+        self.backend.reset(self.np_random, backend_options)
+        self.clock.reset()
+        W, H = self.backend.size
+        self._pointer = ev.PointerTracker(W // 2, H // 2)
+        self._steps = 0
+        self._invalid = 0
+        self.recorded_frames = []
+        probe = self.backend.probe()
+        self.task.begin(probe)
+        self._status = self.task.evaluate(probe)
+        self._needs_reset = False
+        obs = self.backend.capture()
+        info = self._info(0.0, 0.0, 0.0, [], None)
+        info["instruction"] = (options or {}).get("instruction", self.task.instruction)
+        return obs, info
+
+    def step(self, action: Any) -> tuple[np.ndarray, SupportsFloat, bool, bool, dict[str, Any]]:
+        if self._needs_reset:
+            raise GCCError("call reset() before step() (the episode has ended or not begun)")
+        self.recorded_frames = []
+        sent: list[dict[str, Any]] = []
+        error: str | None = None
+        signal: ev.Event | None = None
+        try:
+            program = self._to_program(action)
+        except InvalidActionError as e:
+            program, error = None, str(e)
+        self.clock.begin_step(self._think(self._steps))
+        t_start = self.clock.game_time
+        try:
+            if program is not None:
+                signal = self._run(program, sent)
+        except InvalidActionError as e:
+            error = str(e)
+            self._release_all()
+        except BaseException:
+            self._release_all()
+            raise
+        finally:
+            pad = self.step_seconds - (self.clock.game_time - t_start)
+            if pad > 1e-9 and signal is None:
+                self.clock.wait(pad)
+            t_game, t_wall, t_paused = self.clock.end_step()
+        if error is not None:
+            self._invalid += 1
+        self._steps += 1
+        before, self._status = self._status, self.task.evaluate(self.backend.probe())
+        reward = self.task.reward(before, self._status)
+        success = self._status.success or (isinstance(signal, ev.Fail) and self.task.infeasible)
+        terminated = bool(success or self._status.failure or signal is not None)
+        limit = self.task.max_game_s
+        truncated = bool(not terminated and limit is not None and self.clock.game_time >= limit)
+        obs = self.backend.capture()
+        info = self._info(t_game, t_wall, t_paused, sent, error)
+        info["success"] = bool(success)
+        if terminated or truncated:
+            self._needs_reset = True
+            self._release_all()
+            info["metrics"] = dict(self._status.metrics)
+            if self._status.failure:
+                info["failure"] = self._status.failure
+            elif signal is not None and not success:
+                info["failure"] = f"agent declared {type(signal).__name__.upper()}"
+        return obs, reward, terminated, truncated, info
+
+    def render(self) -> np.ndarray | None:
+        if self.render_mode == "rgb_array":
+            return self.backend.capture()
+        return None
+
+    def close(self) -> None:
+        try:
+            self._release_all()
+        finally:
+            self.backend.close()
+
+    # ------------------------------------------------------------------ internals
+    def _think(self, step: int) -> float:
+        if self.think_time is None:
+            return 0.0
+        s = self.think_time(step) if callable(self.think_time) else self.think_time
+        s = float(s)
+        if not math.isfinite(s) or s < 0:
+            raise GCCError(f"think_time gave {s!r} for step {step}; it must be >= 0")
+        return s
+
+    def _to_program(self, action: Any) -> Program:
+        if isinstance(action, Program):
+            return action
+        if isinstance(action, ev.Event):
+            return Program([action])
+        if isinstance(action, str):
+            parts = parse_code(action, self.skills)
+            return sequence(
+                self.skills.program(p) if isinstance(p, SkillCall) else p for p in parts
+            )
+        if isinstance(action, Mapping):
+            if self._state_mode is not None:
+                return Program(
+                    self._state_mode.to_events(action, self._held_keys, self._held_buttons)
+                )
+            assert self._event_mode is not None
+            return Program([self._event_mode.to_event(action)])
+        if isinstance(action, (list, tuple)):
+            return Program(action)
+        raise InvalidActionError(
+            f"cannot act with a {type(action).__name__}: give a member of action_space, "
+            "a Program, a list of events or code text"
+        )
+
+    def _check(self, event: ev.Event) -> None:
+        W, H = self.backend.size
+        for x, y in ev.event_points(event):
+            if not (0 <= x < W and 0 <= y < H):
+                raise InvalidActionError(
+                    f"{type(event).__name__} at ({x}, {y}) is outside the {W}x{H} frame"
+                )
+
+    def _run(self, program: Program, sent: list[dict[str, Any]]) -> ev.Event | None:
+        if not program.closed_loop:
+            for e in program.events:
+                self._check(e)
+        gen = program.start()
+        t0 = self.clock.game_time
+        count = 0
+        try:
+            event = next(gen)
+            while True:
+                count += 1
+                if count > MAX_PROGRAM_EVENTS:
+                    raise InvalidActionError(
+                        f"program stopped after {MAX_PROGRAM_EVENTS} events in one step"
+                    )
+                if not isinstance(event, ev.Event):
+                    raise InvalidActionError(f"program yielded a non-event: {event!r}")
+                if isinstance(event, (ev.Done, ev.Fail)):
+                    sent.append({"t": self.clock.game_time, **event.to_dict()})
+                    return event
+                self._check(event)
+                sent.append({"t": self.clock.game_time, **event.to_dict()})
+                self._execute(event)
+                if self.clock.game_time - t0 > MAX_PROGRAM_S:
+                    raise InvalidActionError(
+                        f"program stopped after {MAX_PROGRAM_S:.0f} game seconds in one step"
+                    )
+                frame = self.backend.capture() if program.closed_loop else None
+                event = gen.send(frame)
+        except StopIteration:
+            return None
+        finally:
+            gen.close()
+
+    def _execute(self, event: ev.Event) -> None:
+        W, H = self.backend.size
+        for p in ev.expand(event, self._pointer):
+            if isinstance(p, float):
+                self.clock.wait(p)
+                continue
+            if isinstance(p, ev.MoveTo):
+                x, y = min(max(p.x, 0), W - 1), min(max(p.y, 0), H - 1)
+                self._pointer.x, self._pointer.y = x, y
+                if (x, y) != (p.x, p.y):
+                    p = ev.MoveTo(x, y)
+            elif isinstance(p, ev.KeyDown):
+                self._held_keys.add(p.key)
+            elif isinstance(p, ev.KeyUp):
+                self._held_keys.discard(p.key)
+            elif isinstance(p, ev.MouseDown):
+                self._held_buttons.add(p.button)
+            elif isinstance(p, ev.MouseUp):
+                self._held_buttons.discard(p.button)
+            self.backend.send(p)
+
+    def _release_all(self) -> None:
+        self._held_keys.clear()
+        self._held_buttons.clear()
+        self.backend.release_all()
+
+    def _grab_frame(self) -> None:
+        self.recorded_frames.append(self.backend.capture())
+
+    def _info(
+        self,
+        t_game: float,
+        t_wall: float,
+        t_paused: float,
+        sent: list[dict[str, Any]],
+        error: str | None,
+    ) -> dict[str, Any]:
+        s = self._status
+        return {
+            "t_game": t_game,
+            "t_wall": t_wall,
+            "t_paused": t_paused,
+            "game_time": self.clock.game_time,
+            "held_keys": sorted(self._held_keys),
+            "pointer": (self._pointer.x, self._pointer.y),
+            "events": sent,
+            "frames_recorded": len(self.recorded_frames),
+            "last_action_error": error,
+            "task": s.info(),
+            "progress": s.progress,
+            "invalid_actions": self._invalid,
+            "success": s.success,
+        }

@@ -1,0 +1,260 @@
+"""Action modes (DESIGN §2.2): two space shapes over the one event vocabulary.
+
+* :class:`StateActions` — ``Dict(keys, buttons, mouse, scroll)``: what is held during one tick
+  of ``step_seconds``; diffed against what is held now into KeyDown/KeyUp/MouseDown/MouseUp.
+* :class:`EventActions` — ``Dict(op, xy, dxy, button, clicks, key, mods, scroll, text,
+  duration)``: one operation per step, mapping 1:1 to OSWorld's computer_13 (plus ``MOVE_BY``
+  for games whose mouse turns a camera) and to exactly one line of pyautogui code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+
+from gcc_envs.core import events as ev
+from gcc_envs.errors import InvalidActionError
+
+BUTTONS = ev.BUTTONS
+#: computer_13 operations (OSWorld) plus MOVE_BY, in ``op`` order.
+OPS = (
+    "MOVE_TO",
+    "CLICK",
+    "MOUSE_DOWN",
+    "MOUSE_UP",
+    "RIGHT_CLICK",
+    "DOUBLE_CLICK",
+    "DRAG_TO",
+    "SCROLL",
+    "TYPING",
+    "PRESS",
+    "KEY_DOWN",
+    "KEY_UP",
+    "HOTKEY",
+    "WAIT",
+    "FAIL",
+    "DONE",
+    "MOVE_BY",
+)
+MODS = ("ctrl", "shift", "alt")
+#: Keys every event-mode space offers besides a game's own (apps need them).
+COMMON_KEYS = (
+    "enter",
+    "esc",
+    "tab",
+    "space",
+    "backspace",
+    "delete",
+    "up",
+    "down",
+    "left",
+    "right",
+    "home",
+    "end",
+    "pageup",
+    "pagedown",
+    "shift",
+    "ctrl",
+    "alt",
+)
+
+
+def _key_tuple(keys: Sequence[str]) -> tuple[str, ...]:
+    out: list[str] = []
+    for k in keys:
+        k = ev.normalize_key(k)
+        if k not in out:
+            out.append(k)
+    return tuple(out)
+
+
+class StateActions:
+    """The ``state`` action mode: held keys/buttons, relative mouse, scroll per tick."""
+
+    def __init__(self, keys: Sequence[str], max_mouse_px: float, step_seconds: float) -> None:
+        self.keys = _key_tuple(keys)
+        self.max_mouse_px = float(max_mouse_px)
+        self.step_seconds = float(step_seconds)
+        self.space = spaces.Dict(
+            {
+                "keys": spaces.MultiBinary(len(self.keys)),
+                "buttons": spaces.MultiBinary(3),
+                "mouse": spaces.Box(-1.0, 1.0, (2,), np.float32),
+                "scroll": spaces.Discrete(3, start=-1),
+            }
+        )
+
+    def noop(self) -> dict[str, Any]:
+        return {
+            "keys": np.zeros(len(self.keys), np.int8),
+            "buttons": np.zeros(3, np.int8),
+            "mouse": np.zeros(2, np.float32),
+            "scroll": 0,
+        }
+
+    def to_events(
+        self, action: Mapping[str, Any], held_keys: set[str], held_buttons: set[str]
+    ) -> list[ev.Event]:
+        """Events that make the held state equal ``action``, then one tick of waiting."""
+        if not isinstance(action, Mapping):
+            raise InvalidActionError(
+                f"state-mode action must be a dict with keys/buttons/mouse/scroll, got "
+                f"{type(action).__name__}"
+            )
+        keys = _binary(action.get("keys"), len(self.keys), "keys")
+        buttons = _binary(action.get("buttons"), 3, "buttons")
+        mouse = np.asarray(action.get("mouse", (0.0, 0.0)), dtype=np.float64)
+        if mouse.shape != (2,) or not np.all(np.isfinite(mouse)) or np.any(np.abs(mouse) > 1):
+            raise InvalidActionError(f"mouse must be 2 numbers in [-1, 1], got {mouse.tolist()}")
+        scroll = action.get("scroll", 0)
+        if int(scroll) != scroll or int(scroll) not in (-1, 0, 1):
+            raise InvalidActionError(f"scroll must be -1, 0 or 1, got {scroll!r}")
+        out: list[ev.Event] = []
+        for i, k in enumerate(self.keys):
+            if keys[i] and k not in held_keys:
+                out.append(ev.KeyDown(k))
+            elif not keys[i] and k in held_keys:
+                out.append(ev.KeyUp(k))
+        for i, b in enumerate(BUTTONS):
+            if buttons[i] and b not in held_buttons:
+                out.append(ev.MouseDown(b))
+            elif not buttons[i] and b in held_buttons:
+                out.append(ev.MouseUp(b))
+        dx, dy = (round(float(m) * self.max_mouse_px) for m in mouse)
+        if dx or dy:
+            out.append(ev.MoveBy(dx, dy))
+        if scroll:
+            out.append(ev.Scroll(dy=int(scroll)))
+        out.append(ev.Wait(self.step_seconds))
+        return out
+
+
+def _binary(value: Any, n: int, what: str) -> np.ndarray:
+    arr = np.asarray(value if value is not None else np.zeros(n), dtype=np.int64)
+    if arr.shape != (n,) or np.any((arr != 0) & (arr != 1)):
+        raise InvalidActionError(f"{what} must be {n} values of 0 or 1, got {arr.tolist()}")
+    return arr
+
+
+class EventActions:
+    """The ``event`` action mode: one operation per step."""
+
+    def __init__(
+        self,
+        keys: Sequence[str],
+        size: tuple[int, int],
+        max_mouse_px: float,
+        max_text: int = 64,
+        max_duration: float = 5.0,
+        max_scroll: int = 5,
+    ) -> None:
+        self.keys = _key_tuple([*keys, *COMMON_KEYS])
+        self.size = size  # (W, H)
+        self.max_mouse_px = float(max_mouse_px)
+        self.max_duration = float(max_duration)
+        self.max_scroll = int(max_scroll)
+        self.space = spaces.Dict(
+            {
+                "op": spaces.Discrete(len(OPS)),
+                "xy": spaces.Box(0.0, 1.0, (2,), np.float32),
+                "dxy": spaces.Box(-1.0, 1.0, (2,), np.float32),
+                "button": spaces.Discrete(3),
+                "clicks": spaces.Discrete(3, start=1),
+                "key": spaces.Discrete(len(self.keys)),
+                "mods": spaces.MultiBinary(len(MODS)),
+                "scroll": spaces.Discrete(2 * self.max_scroll + 1, start=-self.max_scroll),
+                "text": spaces.Text(max_text, min_length=0, charset=frozenset(ev.TYPEABLE)),
+                "duration": spaces.Box(0.0, self.max_duration, (1,), np.float32),
+            }
+        )
+
+    def op_index(self, name: str) -> int:
+        return OPS.index(name)
+
+    def to_event(self, action: Mapping[str, Any]) -> ev.Event:
+        """The one event of an event-mode action."""
+        if not isinstance(action, Mapping) or "op" not in action:
+            raise InvalidActionError("event-mode action must be a dict with an 'op' entry")
+        op_i = action["op"]
+        if isinstance(op_i, str):
+            if op_i not in OPS:
+                raise InvalidActionError(f"unknown op {op_i!r}; ops: {OPS}")
+            op = op_i
+        else:
+            if int(op_i) != op_i or not 0 <= int(op_i) < len(OPS):
+                raise InvalidActionError(f"op must be in [0, {len(OPS)}), got {op_i!r}")
+            op = OPS[int(op_i)]
+        g = action.get
+        W, H = self.size
+        dur = float(np.asarray(g("duration", 0.0)).reshape(-1)[0])
+        if not 0.0 <= dur <= self.max_duration:
+            raise InvalidActionError(f"duration must lie in [0, {self.max_duration}], got {dur}")
+        button = BUTTONS[_index(g("button", 0), 3, "button")]
+
+        def xy() -> tuple[int, int]:
+            u, v = _unit_pair(g("xy", (0.0, 0.0)), 0.0, "xy")
+            return min(int(u * W), W - 1), min(int(v * H), H - 1)
+
+        def key() -> str:
+            return self.keys[_index(g("key", 0), len(self.keys), "key")]
+
+        if op == "MOVE_TO":
+            return ev.MoveTo(*xy(), duration_s=dur)
+        if op == "MOVE_BY":
+            du, dv = _unit_pair(g("dxy", (0.0, 0.0)), -1.0, "dxy")
+            return ev.MoveBy(round(du * self.max_mouse_px), round(dv * self.max_mouse_px), dur)
+        if op == "CLICK":
+            return ev.Click(*xy(), button=button, count=_index(g("clicks", 1) - 1, 3, "clicks") + 1)
+        if op == "RIGHT_CLICK":
+            return ev.Click(*xy(), button="right")
+        if op == "DOUBLE_CLICK":
+            return ev.Click(*xy(), button=button, count=2)
+        if op == "MOUSE_DOWN":
+            return ev.MouseDown(button)
+        if op == "MOUSE_UP":
+            return ev.MouseUp(button)
+        if op == "DRAG_TO":
+            return ev.DragTo(*xy(), button=button, duration_s=max(dur, ev.TAP_S))
+        if op == "SCROLL":
+            amount = int(g("scroll", 0))
+            if amount == 0:
+                raise InvalidActionError(
+                    "SCROLL with amount 0 does nothing; pick a non-zero scroll"
+                )
+            return ev.Scroll(dy=amount)
+        if op == "TYPING":
+            return ev.TypeText(str(g("text", "")))
+        if op == "PRESS":
+            return ev.KeyPress(key(), max(dur, ev.TAP_S))
+        if op == "KEY_DOWN":
+            return ev.KeyDown(key())
+        if op == "KEY_UP":
+            return ev.KeyUp(key())
+        if op == "HOTKEY":
+            mods = _binary(g("mods", np.zeros(len(MODS))), len(MODS), "mods")
+            return ev.Hotkey(tuple(m for m, on in zip(MODS, mods) if on) + (key(),))
+        if op == "WAIT":
+            return ev.Wait(dur)
+        if op == "FAIL":
+            return ev.Fail()
+        return ev.Done()
+
+
+def _index(value: Any, n: int, what: str) -> int:
+    try:
+        i = int(np.asarray(value).reshape(-1)[0])
+    except (TypeError, ValueError, IndexError):
+        raise InvalidActionError(f"{what} must be an integer, got {value!r}") from None
+    if not 0 <= i < n:
+        raise InvalidActionError(f"{what} out of range [0, {n}): {value!r}")
+    return i
+
+
+def _unit_pair(value: Any, low: float, what: str) -> tuple[float, float]:
+    arr = np.asarray(value, dtype=np.float64).reshape(-1)
+    if arr.shape != (2,) or not np.all(np.isfinite(arr)) or np.any(arr < low) or np.any(arr > 1):
+        raise InvalidActionError(f"{what} must be 2 numbers in [{low}, 1], got {value!r}")
+    return float(arr[0]), float(arr[1])

@@ -1,0 +1,106 @@
+"""The Stardew Valley environments' class and card."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gcc_envs.core.backend import Backend
+from gcc_envs.core.env import GCCEnv, ThinkTime
+from gcc_envs.errors import GCCError
+from gcc_envs.games.stardew.live import PROFILE
+from gcc_envs.games.stardew.skills import SKILLS
+from gcc_envs.games.stardew.tasks import TASKS
+
+
+class StardewEnv(GCCEnv):
+    """Stardew Valley's early-game farm, town and store, from the screen, with keyboard and mouse.
+
+    ## Description
+    A tile-world farming game rebuilt after Stardew Valley 1.6, as used by the Cradle paper:
+    a farm overgrown with weeds, twigs, stones, trees and stumps; the farmhouse with its bed;
+    the road east to town; Pierre's general store (open 9:00 to 17:00) with its clerk, counter
+    and shop menu. Days run from 6:00 to 2:00 (10 game minutes per 7 s); at 2:00 the farmer
+    passes out and loses money. Tools spend energy. Parsnips ripen after 4 watered nights.
+    The player must stand on the right tile, facing the target, to act on it.
+
+    Tasks (``task=``, one registered id each, 100 steps as in the paper):
+
+    | id | task | success |
+    |---|---|---|
+    | ``GCC/Stardew-FarmClearup`` | clear weeds, twigs, stones, trees | ≥ 10 obstacles cleared (count reported as ``metrics["cleared"]``) |
+    | ``GCC/Stardew-Cultivation`` | till, sow parsnips, water daily, harvest | ≥ 1 parsnip harvested |
+    | ``GCC/Stardew-Shopping`` | walk to town, buy parsnip seeds, come home | seeds bought and the farmer back in the farmhouse |
+
+    ## Action Space
+    ``action_mode="state"`` (default): ``Dict(keys=MultiBinary(21), buttons=MultiBinary(3),
+    mouse=Box(-1, 1, (2,)), scroll=Discrete(3, start=-1))`` held for ``step_seconds``; keys in
+    order ``w a s d c x e esc enter 1 2 3 4 5 6 7 8 9 0 - =``; ``mouse`` moves the pointer by up
+    to 160 px. ``action_mode="event"``: one computer_13 operation per step (see
+    :class:`gcc_envs.core.spaces.EventActions`). Every env also takes a ``Program``, a list of
+    events, or code text: pyautogui calls and the skills ``move_up/down/left/right(duration)``,
+    ``use_tool()``, ``do_action()``, ``select_tool(key)``, ``go_through_door()``,
+    ``get_out_of_house()``, ``enter_door_and_sleep()``, ``buy_item()``.
+
+    ## Observation Space
+    ``Box(0, 255, (H, W, 3), uint8)``: the game window rendered directly at ``obs_size=(H, W)``
+    (default 720×1280; RL users pass ``(84, 84)``).
+
+    ## Rewards
+    ``+1`` once on success, plus shaping ``0.5 × Δprogress`` where ``info["progress"]`` is
+    FarmClearup: cleared/10; Cultivation: tilled, planted, watered, grown nights (of 4),
+    harvested, equally weighted; Shopping: in town, in the store, seeds bought, home again.
+
+    ## Starting State
+    FarmClearup: on the farm by the house at 6:00 with all tools. Cultivation: in the farmhouse
+    by the bed, day 1, 6:00, 15 parsnip seeds. Shopping: on the farm by the house door at 9:00
+    with 500g and no seeds. Obstacle placement varies with the seed.
+
+    ## Episode End
+    Terminated on success, or when the agent sends ``DONE``/``FAIL``. Truncated after 100 steps
+    (Gymnasium's ``TimeLimit``). ``info["metrics"]`` holds the task metrics at the end.
+
+    ## Arguments
+    ``task``, ``backend`` (``"sim"``), ``obs_size``, ``action_mode``, ``time_mode``
+    (``lockstep``/``paused``/``realtime``), ``fps`` (frames per game second sampled for video
+    chunks, default 2), ``step_seconds`` (one state-mode tick and the shortest step, 0.25),
+    ``think_time`` (lockstep latency in game seconds, a number or a function of the step),
+    ``render_mode`` (``"rgb_array"``).
+
+    ## Version History
+    * v0 (unversioned ids): first release.
+    """
+
+    game = "stardew"
+    TASKS = TASKS
+
+    def __init__(
+        self,
+        backend: Backend,
+        task: str = "cultivation",
+        *,
+        action_mode: str = "state",
+        time_mode: str = "lockstep",
+        fps: float = 2.0,
+        step_seconds: float = 0.25,
+        think_time: ThinkTime = None,
+        render_mode: str | None = None,
+        **kwargs: Any,
+    ) -> None:
+        if kwargs:
+            raise GCCError(f"StardewEnv got unknown arguments: {sorted(kwargs)}")
+        if task not in TASKS:
+            raise GCCError(f"unknown Stardew task {task!r}; known: {sorted(TASKS)}")
+        self.task_key = task
+        super().__init__(
+            backend,
+            TASKS[task](),
+            keys=PROFILE.keys,
+            skills=SKILLS,
+            action_mode=action_mode,
+            time_mode=time_mode,
+            fps=fps,
+            step_seconds=step_seconds,
+            max_mouse_px=PROFILE.max_mouse_px,
+            think_time=think_time,
+            render_mode=render_mode,
+        )

@@ -1,0 +1,96 @@
+import numpy as np
+import pytest
+
+from gcc_envs.core import events as ev
+from gcc_envs.core.spaces import OPS, EventActions, StateActions
+from gcc_envs.errors import InvalidActionError
+
+KEYS = ("w", "a", "s", "d", "c")
+
+
+def test_state_mode_diffs_held_keys_into_downs_and_ups():
+    mode = StateActions(KEYS, max_mouse_px=100, step_seconds=0.25)
+    act = mode.noop()
+    act["keys"][0] = 1  # w
+    out = mode.to_events(act, held_keys={"a"}, held_buttons=set())
+    assert out == [ev.KeyDown("w"), ev.KeyUp("a"), ev.Wait(0.25)]
+
+
+def test_state_mode_scales_mouse_and_scrolls():
+    mode = StateActions(KEYS, max_mouse_px=100, step_seconds=0.1)
+    act = mode.noop()
+    act["mouse"] = np.array([0.5, -1.0], np.float32)
+    act["scroll"] = -1
+    act["buttons"][1] = 1
+    out = mode.to_events(act, set(), set())
+    assert out == [ev.MouseDown("right"), ev.MoveBy(50, -100), ev.Scroll(dy=-1), ev.Wait(0.1)]
+
+
+def test_state_mode_samples_are_all_valid():
+    mode = StateActions(KEYS, 100, 0.25)
+    mode.space.seed(0)
+    for _ in range(200):
+        events = mode.to_events(mode.space.sample(), set(), set())
+        assert isinstance(events[-1], ev.Wait)
+
+
+@pytest.mark.parametrize(
+    "patch",
+    [
+        {"keys": [2, 0, 0, 0, 0]},
+        {"keys": [1, 0]},
+        {"mouse": [3.0, 0.0]},
+        {"scroll": 4},
+        {"mouse": [np.nan, 0]},
+    ],
+)
+def test_state_mode_refuses_actions_outside_the_space(patch):
+    mode = StateActions(KEYS, 100, 0.25)
+    act = {**mode.noop(), **patch}
+    with pytest.raises(InvalidActionError):
+        mode.to_events(act, set(), set())
+
+
+def _event_action(mode, op, **kw):
+    act = {"op": OPS.index(op)}
+    act.update(kw)
+    return act
+
+
+def test_event_mode_maps_each_op_to_one_event_and_one_pyautogui_line():
+    mode = EventActions(KEYS, size=(200, 100), max_mouse_px=50)
+    mode.space.seed(1)
+    seen = set()
+    for _ in range(500):
+        a = mode.space.sample()
+        try:
+            e = mode.to_event(a)
+        except InvalidActionError as err:
+            assert "SCROLL" in str(err) or "characters" in str(err)
+            continue
+        seen.add(OPS[a["op"]])
+        assert isinstance(e, ev.Event)
+        assert "\n" not in e.to_pyautogui()
+    assert seen == set(OPS)
+
+
+def test_event_mode_xy_is_a_fraction_of_the_frame():
+    mode = EventActions(KEYS, size=(200, 100), max_mouse_px=50)
+    e = mode.to_event(_event_action(mode, "CLICK", xy=np.array([0.5, 1.0]), button=0, clicks=1))
+    assert e == ev.Click(100, 99)
+
+
+def test_event_mode_hotkey_uses_mods():
+    mode = EventActions(KEYS, size=(200, 100), max_mouse_px=50)
+    e = mode.to_event(
+        _event_action(mode, "HOTKEY", mods=np.array([1, 0, 0]), key=mode.keys.index("c"))
+    )
+    assert e == ev.Hotkey(("ctrl", "c"))
+
+
+def test_event_mode_refuses_unknown_ops():
+    mode = EventActions(KEYS, size=(200, 100), max_mouse_px=50)
+    with pytest.raises(InvalidActionError):
+        mode.to_event({"op": 99})
+    with pytest.raises(InvalidActionError):
+        mode.to_event({"op": "RM_RF"})

@@ -1,0 +1,1 @@
+"""Gymnasium wrappers for GCC envs (video chunks, skills, code, SB3, recording) — see DESIGN §7."""
