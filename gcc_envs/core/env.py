@@ -26,6 +26,8 @@ from gcc_envs.core.task import Task, TaskStatus
 from gcc_envs.errors import GCCError, InvalidActionError
 
 ThinkTime = float | Callable[[int], float] | None
+#: Event types that name a point of the frame (checked against its bounds).
+_POINTED = frozenset({ev.MoveTo, ev.Click, ev.DragTo, ev.Scroll})
 
 
 class GCCEnv(gym.Env[np.ndarray, Any]):
@@ -98,6 +100,8 @@ class GCCEnv(gym.Env[np.ndarray, Any]):
         self._steps = 0
         self._invalid = 0
         self._needs_reset = True
+        #: Wall-clock seconds the last step took (also in lockstep, where info has None).
+        self.last_wall_s = 0.0
 
     # ------------------------------------------------------------------ public API
     @property
@@ -127,7 +131,7 @@ class GCCEnv(gym.Env[np.ndarray, Any]):
         self._status = self.task.evaluate(probe)
         self._needs_reset = False
         obs = self.backend.capture()
-        info = self._info(0.0, 0.0, 0.0, [], None)
+        info = self._info(0.0, None if self.time_mode is TimeMode.LOCKSTEP else 0.0, 0.0, [], None)
         info["instruction"] = (options or {}).get("instruction", self.task.instruction)
         return obs, info
 
@@ -157,7 +161,7 @@ class GCCEnv(gym.Env[np.ndarray, Any]):
             pad = self.step_seconds - (self.clock.game_time - t_start)
             if pad > 1e-9 and signal is None:
                 self.clock.wait(pad)
-            t_game, t_wall, t_paused = self.clock.end_step()
+            t_game, self.last_wall_s, t_paused = self.clock.end_step()
         if error is not None:
             self._invalid += 1
         self._steps += 1
@@ -168,12 +172,15 @@ class GCCEnv(gym.Env[np.ndarray, Any]):
         limit = self.task.max_game_s
         truncated = bool(not terminated and limit is not None and self.clock.game_time >= limit)
         obs = self.backend.capture()
+        # Lockstep infos are a pure function of seed and actions (Gymnasium's determinism
+        # checks compare them), so the measured wall time is reported there as None and kept
+        # on ``last_wall_s``.
+        t_wall = None if self.time_mode is TimeMode.LOCKSTEP else self.last_wall_s
         info = self._info(t_game, t_wall, t_paused, sent, error)
         info["success"] = bool(success)
         if terminated or truncated:
             self._needs_reset = True
             self._release_all()
-            info["metrics"] = dict(self._status.metrics)
             if self._status.failure:
                 info["failure"] = self._status.failure
             elif signal is not None and not success:
@@ -226,6 +233,8 @@ class GCCEnv(gym.Env[np.ndarray, Any]):
         )
 
     def _check(self, event: ev.Event) -> None:
+        if type(event) not in _POINTED:
+            return
         W, H = self.backend.size
         for x, y in ev.event_points(event):
             if not (0 <= x < W and 0 <= y < H):
@@ -234,7 +243,8 @@ class GCCEnv(gym.Env[np.ndarray, Any]):
                 )
 
     def _run(self, program: Program, sent: list[dict[str, Any]]) -> ev.Event | None:
-        if not program.closed_loop:
+        closed = program.closed_loop
+        if not closed:
             for e in program.events:
                 self._check(e)
         gen = program.start()
@@ -253,14 +263,15 @@ class GCCEnv(gym.Env[np.ndarray, Any]):
                 if isinstance(event, (ev.Done, ev.Fail)):
                     sent.append({"t": self.clock.game_time, **event.to_dict()})
                     return event
-                self._check(event)
+                if closed:
+                    self._check(event)
                 sent.append({"t": self.clock.game_time, **event.to_dict()})
                 self._execute(event)
                 if self.clock.game_time - t0 > MAX_PROGRAM_S:
                     raise InvalidActionError(
                         f"program stopped after {MAX_PROGRAM_S:.0f} game seconds in one step"
                     )
-                frame = self.backend.capture() if program.closed_loop else None
+                frame = self.backend.capture() if closed else None
                 event = gen.send(frame)
         except StopIteration:
             return None
@@ -268,6 +279,18 @@ class GCCEnv(gym.Env[np.ndarray, Any]):
             gen.close()
 
     def _execute(self, event: ev.Event) -> None:
+        cls = type(event)
+        if cls is ev.KeyDown:  # the common primitives skip the expansion machinery
+            self._held_keys.add(event.key)  # type: ignore[attr-defined]
+            self.backend.send(event)  # type: ignore[arg-type]
+            return
+        if cls is ev.KeyUp:
+            self._held_keys.discard(event.key)  # type: ignore[attr-defined]
+            self.backend.send(event)  # type: ignore[arg-type]
+            return
+        if cls is ev.Wait:
+            self.clock.wait(event.seconds)  # type: ignore[attr-defined]
+            return
         W, H = self.backend.size
         for p in ev.expand(event, self._pointer):
             if isinstance(p, float):
@@ -299,7 +322,7 @@ class GCCEnv(gym.Env[np.ndarray, Any]):
     def _info(
         self,
         t_game: float,
-        t_wall: float,
+        t_wall: float | None,
         t_paused: float,
         sent: list[dict[str, Any]],
         error: str | None,
@@ -319,4 +342,5 @@ class GCCEnv(gym.Env[np.ndarray, Any]):
             "progress": s.progress,
             "invalid_actions": self._invalid,
             "success": s.success,
+            "metrics": dict(s.metrics),
         }

@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 import string
 from collections.abc import Iterator, Mapping
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from typing import Any
 
 from gcc_envs.errors import InvalidActionError
@@ -164,11 +164,10 @@ class Event:
     """Base class of input events."""
 
     def to_dict(self) -> dict[str, Any]:
-        d = asdict(self)
-        return {
-            "type": type(self).__name__,
-            **{k: list(v) if isinstance(v, tuple) else v for k, v in d.items()},
-        }
+        d: dict[str, Any] = {"type": type(self).__name__}
+        for k, v in self.__dict__.items():
+            d[k] = list(v) if isinstance(v, tuple) else v
+        return d
 
     def to_pyautogui(self) -> str:  # pragma: no cover - every subclass overrides
         raise NotImplementedError

@@ -3,7 +3,7 @@
 * :class:`StateActions` — ``Dict(keys, buttons, mouse, scroll)``: what is held during one tick
   of ``step_seconds``; diffed against what is held now into KeyDown/KeyUp/MouseDown/MouseUp.
 * :class:`EventActions` — ``Dict(op, xy, dxy, button, clicks, key, mods, scroll, text,
-  duration)``: one operation per step, mapping 1:1 to OSWorld's computer_13 (plus ``MOVE_BY``
+  duration)``: one operation per step (``duration`` is a fraction of ``max_duration`` seconds), mapping 1:1 to OSWorld's computer_13 (plus ``MOVE_BY``
   for games whose mouse turns a camera) and to exactly one line of pyautogui code.
 """
 
@@ -78,6 +78,10 @@ class StateActions:
         self.keys = _key_tuple(keys)
         self.max_mouse_px = float(max_mouse_px)
         self.step_seconds = float(step_seconds)
+        # Events are immutable, so one instance per key serves every step.
+        self._down = [ev.KeyDown(k) for k in self.keys]
+        self._up = [ev.KeyUp(k) for k in self.keys]
+        self._tick = ev.Wait(self.step_seconds)
         self.space = spaces.Dict(
             {
                 "keys": spaces.MultiBinary(len(self.keys)),
@@ -104,8 +108,8 @@ class StateActions:
                 f"state-mode action must be a dict with keys/buttons/mouse/scroll, got "
                 f"{type(action).__name__}"
             )
-        keys = _binary(action.get("keys"), len(self.keys), "keys")
-        buttons = _binary(action.get("buttons"), 3, "buttons")
+        keys = _binary(action.get("keys"), len(self.keys), "keys").tolist()
+        buttons = _binary(action.get("buttons"), 3, "buttons").tolist()
         mouse = np.asarray(action.get("mouse", (0.0, 0.0)), dtype=np.float64)
         if mouse.shape != (2,) or not np.all(np.isfinite(mouse)) or np.any(np.abs(mouse) > 1):
             raise InvalidActionError(f"mouse must be 2 numbers in [-1, 1], got {mouse.tolist()}")
@@ -114,10 +118,11 @@ class StateActions:
             raise InvalidActionError(f"scroll must be -1, 0 or 1, got {scroll!r}")
         out: list[ev.Event] = []
         for i, k in enumerate(self.keys):
-            if keys[i] and k not in held_keys:
-                out.append(ev.KeyDown(k))
-            elif not keys[i] and k in held_keys:
-                out.append(ev.KeyUp(k))
+            if keys[i]:  # noqa: SIM102
+                if k not in held_keys:
+                    out.append(self._down[i])
+            elif k in held_keys:
+                out.append(self._up[i])
         for i, b in enumerate(BUTTONS):
             if buttons[i] and b not in held_buttons:
                 out.append(ev.MouseDown(b))
@@ -128,7 +133,7 @@ class StateActions:
             out.append(ev.MoveBy(dx, dy))
         if scroll:
             out.append(ev.Scroll(dy=int(scroll)))
-        out.append(ev.Wait(self.step_seconds))
+        out.append(self._tick)
         return out
 
 
@@ -167,7 +172,7 @@ class EventActions:
                 "mods": spaces.MultiBinary(len(MODS)),
                 "scroll": spaces.Discrete(2 * self.max_scroll + 1, start=-self.max_scroll),
                 "text": spaces.Text(max_text, min_length=0, charset=frozenset(ev.TYPEABLE)),
-                "duration": spaces.Box(0.0, self.max_duration, (1,), np.float32),
+                "duration": spaces.Box(0.0, 1.0, (1,), np.float32),
             }
         )
 
@@ -189,9 +194,12 @@ class EventActions:
             op = OPS[int(op_i)]
         g = action.get
         W, H = self.size
-        dur = float(np.asarray(g("duration", 0.0)).reshape(-1)[0])
-        if not 0.0 <= dur <= self.max_duration:
-            raise InvalidActionError(f"duration must lie in [0, {self.max_duration}], got {dur}")
+        frac = float(np.asarray(g("duration", 0.0)).reshape(-1)[0])
+        if not 0.0 <= frac <= 1.0:
+            raise InvalidActionError(
+                f"duration must lie in [0, 1] (x {self.max_duration} s), got {frac}"
+            )
+        dur = frac * self.max_duration
         button = BUTTONS[_index(g("button", 0), 3, "button")]
 
         def xy() -> tuple[int, int]:

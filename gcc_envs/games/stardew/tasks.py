@@ -63,7 +63,8 @@ class Cultivation(Task):
 
     def evaluate(self, probe: Any) -> TaskStatus:
         stats = probe.stats
-        nights = max((c.nights_grown for c in probe.crops()), default=0)
+        soil = probe.locations["farm"].soil.values()
+        nights = max((s.crop.days for s in soil if s.crop is not None), default=0)
         harvested = int(stats.harvested)
         flags = {
             "tilled": stats.tilled > 0,
