@@ -323,9 +323,17 @@ def _call(node: ast.Call, skills: Mapping[str, Skill]) -> list[Action]:
     return [SkillCall(name, (), tuple(skills[name].bind(args, kwargs).items()))]
 
 
+#: ``import`` lines tolerated as no-ops: exactly the modules whose calls are whitelisted.
+_HARMLESS_IMPORTS = frozenset({"pyautogui", "time"})
+
+
 def _statement(stmt: ast.stmt, skills: Mapping[str, Skill]) -> list[Action]:
     if isinstance(stmt, ast.Pass):
         return []
+    if isinstance(stmt, ast.Import) and all(
+        a.name in _HARMLESS_IMPORTS and a.asname is None for a in stmt.names
+    ):
+        return []  # OSWorld-style answers open with these; the names are already whitelisted
     if not isinstance(stmt, ast.Expr):
         raise _refused(stmt)
     value = stmt.value

@@ -405,7 +405,9 @@ def test_limits_are_enforced():
 MARKER = "MARKER"
 HOSTILE = [
     "import os",
-    "import pyautogui\npyautogui.click(1, 2)",
+    "import pyautogui as p\np.click(1, 2)",
+    "import pyautogui, os",
+    "import time.os",
     "from os import system",
     "__import__('os').system('touch MARKER')",
     "__import__('subprocess').run(['touch', 'MARKER'])",
@@ -643,3 +645,7 @@ _program_src = st.builds(
 @given(_program_src)
 def test_structured_code_is_parsed_or_refused(text):
     _outcome(text)
+
+
+def test_plain_imports_of_pyautogui_and_time_are_tolerated():
+    assert parse_code("import pyautogui\nimport time\npyautogui.click(1, 2)") == [ev.Click(1, 2)]
