@@ -101,7 +101,9 @@ class Program:
 
 
 def _replay(events: tuple[Event, ...]) -> ProgramGen:
-    yield from events
+    # Not ``yield from``: closed-loop callers send frames, which a tuple iterator can't take.
+    for e in events:  # noqa: UP028
+        yield e
 
 
 def sequence(parts: Iterable[Event | Program], name: str | None = None) -> Program:
