@@ -27,7 +27,7 @@ class StardewEnv(GCCEnv):
 
     | id | task | success |
     |---|---|---|
-    | ``GCC/Stardew-FarmClearup`` | clear weeds, twigs, stones, trees | ≥ 10 obstacles cleared (count reported as ``metrics["cleared"]``) |
+    | ``GCC/Stardew-FarmClearup`` | clear weeds, twigs, stones, trees | ≥ 20 obstacles cleared (count reported as ``metrics["cleared"]``) |
     | ``GCC/Stardew-Cultivation`` | till, sow parsnips, water daily, harvest | ≥ 1 parsnip harvested |
     | ``GCC/Stardew-Shopping`` | walk to town, buy parsnip seeds, come home | seeds bought and the farmer back in the farmhouse |
 
@@ -47,7 +47,7 @@ class StardewEnv(GCCEnv):
 
     ## Rewards
     ``+1`` once on success, plus shaping ``0.5 × Δprogress`` where ``info["progress"]`` is
-    FarmClearup: cleared/10; Cultivation: tilled, planted, watered, grown nights (of 4),
+    FarmClearup: cleared/20; Cultivation: tilled, planted, watered, grown nights (of 4),
     harvested, equally weighted; Shopping: in town, in the store, seeds bought, home again.
 
     ## Starting State

@@ -10,8 +10,10 @@ from typing import Any
 
 from gcc_envs.core.task import Task, TaskStatus
 
-#: Obstacles FarmClearup must clear to count as a success (the paper reports the count).
-CLEARUP_TARGET = 10
+#: Obstacles FarmClearup must clear to count as a success (the paper reports the count). About
+#: three steps per obstacle for an agent that moves, picks the tool and swings: 20 in 100 steps
+#: leaves room for mistakes while a wandering policy clears none.
+CLEARUP_TARGET = 20
 #: Nights a watered parsnip needs to ripen.
 PARSNIP_NIGHTS = 4
 SHAPING = 0.5
@@ -40,7 +42,9 @@ class FarmClearup(Task):
             "cleared": float(cleared),
             "energy_used": float(probe.player.max_energy - probe.player.energy),
         }
-        metrics.update({f"cleared_{k}": float(v) for k, v in sorted(stats.cleared.items())})
+        metrics.update(
+            {f"cleared_{k}": float(stats.cleared.get(k, 0)) for k in sorted(probe.data.obstacles)}
+        )
         return TaskStatus(
             progress=min(1.0, cleared / CLEARUP_TARGET),
             success=cleared >= CLEARUP_TARGET,
@@ -58,13 +62,21 @@ class Cultivation(Task):
     max_steps = 100
     shaping = SHAPING
 
+    def __init__(self) -> None:
+        self._nights = 0
+
     def reset_options(self) -> dict[str, Any]:
         return {"scenario": "cultivation"}
+
+    def begin(self, probe: Any) -> None:
+        self._nights = 0
 
     def evaluate(self, probe: Any) -> TaskStatus:
         stats = probe.stats
         soil = probe.locations["farm"].soil.values()
-        nights = max((s.crop.days for s in soil if s.crop is not None), default=0)
+        now = max((s.crop.days for s in soil if s.crop is not None), default=0)
+        # harvesting removes the crop: remember the most nights any crop has grown
+        self._nights = nights = max(self._nights, now)
         harvested = int(stats.harvested)
         flags = {
             "tilled": stats.tilled > 0,
