@@ -8,7 +8,7 @@ from gcc_envs.core.backend import Backend
 from gcc_envs.core.env import GCCEnv, ThinkTime
 from gcc_envs.errors import GCCError
 from gcc_envs.games.stardew.live import PROFILE
-from gcc_envs.games.stardew.skills import SKILLS
+from gcc_envs.games.stardew.skills import MAX_SKILL_CALLS, SKILL_GRID, SKILLS
 from gcc_envs.games.stardew.tasks import TASKS
 
 
@@ -72,6 +72,8 @@ class StardewEnv(GCCEnv):
 
     game = "stardew"
     TASKS = TASKS
+    skill_grid = SKILL_GRID
+    max_skill_calls = MAX_SKILL_CALLS
 
     def __init__(
         self,

@@ -319,3 +319,18 @@ def _buy(item: str, count: int) -> ProgramGen:
 ATOMIC = (move_up, move_down, move_left, move_right, do_action, use_tool, select_tool)
 COMPOSITE = (go_through_door, get_out_of_house, enter_door_and_sleep, buy_item)
 SKILLS = SkillLibrary.from_functions(*ATOMIC, *COMPOSITE)
+
+
+#: A grid of concrete calls for agents that act at the skill level with a ``Discrete`` action
+#: (``wrappers.UseSkillGrid``): moves of 0.25/0.5/1 s, tool use, action, toolbar slots 1-6.
+SKILL_GRID: dict[str, dict[str, tuple[float | int, ...]]] = {
+    "move_up": {"duration": (0.25, 0.5, 1.0)},
+    "move_down": {"duration": (0.25, 0.5, 1.0)},
+    "move_left": {"duration": (0.25, 0.5, 1.0)},
+    "move_right": {"duration": (0.25, 0.5, 1.0)},
+    "use_tool": {},
+    "do_action": {},
+    "select_tool": {"key": (1, 2, 3, 4, 5, 6)},
+}
+#: Skill calls per step, as in the paper (select a tool, then use it).
+MAX_SKILL_CALLS = 2

@@ -1,0 +1,74 @@
+"""GCC envs and these wrappers work with Gymnasium's vector envs and its own wrappers."""
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import gcc_envs
+from wrappers import ChunkVideo, FlattenHybridAction, TruncateWhenStuck, UseSkills
+
+IDS = gcc_envs.env_ids()
+SIZE = (72, 128)
+
+
+def test_async_vector_env_of_four_steps_with_the_right_shapes():
+    envs = gym.make_vec(
+        IDS[0],
+        num_envs=4,
+        vectorization_mode="async",
+        wrappers=[FlattenHybridAction],
+        obs_size=(84, 84),
+    )
+    try:
+        obs, _ = envs.reset(seed=0)
+        assert obs.shape == (4, 84, 84, 3) and obs.dtype == np.uint8
+        envs.action_space.seed(0)
+        for _ in range(20):
+            obs, rew, term, trunc, info = envs.step(envs.action_space.sample())
+            assert obs.shape == (4, 84, 84, 3)
+            assert rew.shape == term.shape == trunc.shape == (4,)
+            assert info["game_time"].shape == (4,)
+    finally:
+        envs.close()
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_record_video_writes_an_mp4(env_id, tmp_path):
+    env = gym.make(env_id, obs_size=SIZE, render_mode="rgb_array")
+    env = gym.wrappers.RecordVideo(
+        env, str(tmp_path / "videos"), episode_trigger=lambda e: True, disable_logger=True
+    )
+    env.reset(seed=0)
+    for i in range(6):
+        env.step("move_down(duration=0.5)" if i % 2 else "move_right(duration=0.5)")
+    env.close()
+    videos = list((tmp_path / "videos").glob("*.mp4"))
+    assert len(videos) == 1 and videos[0].stat().st_size > 0
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_record_episode_statistics_over_a_wrapper_stack(env_id):
+    env = gym.make(env_id, obs_size=SIZE, max_episode_steps=5)
+    env = gym.wrappers.RecordEpisodeStatistics(TruncateWhenStuck(UseSkills(ChunkVideo(env))))
+    obs, _ = env.reset(seed=0)
+    assert obs["count"] == 1
+    done, steps = False, 0
+    while not done:
+        obs, _, term, trunc, info = env.step("move_down(duration=0.5)\nmove_up(duration=0.5)")
+        steps += 1
+        done = term or trunc
+    assert info["episode"]["l"] == steps == 5
+    assert obs["count"] == 2 and info["stuck_steps"] >= 0
+
+
+def test_a_wrapper_stack_is_recreated_from_its_spec():
+    env = gym.make(IDS[0], obs_size=SIZE)
+    env = TruncateWhenStuck(FlattenHybridAction(ChunkVideo(env, max_frames=4)), patience=7)
+    clone = gym.make(env.spec)
+    assert [w.name for w in clone.spec.additional_wrappers] == [
+        "ChunkVideo",
+        "FlattenHybridAction",
+        "TruncateWhenStuck",
+    ]
+    assert clone.observation_space == env.observation_space
+    assert clone.action_space == env.action_space and clone.patience == 7
