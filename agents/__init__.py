@@ -17,7 +17,7 @@ from agents.policy import Policy
 from agents.random_policy import RandomPolicy
 from gcc_envs.errors import GCCError
 
-POLICIES = ("random", "scripted")
+POLICIES = ("random", "scripted", "sb3")
 
 
 def make_policy(name: str, env: gym.Env, **kwargs: Any) -> Policy:
@@ -28,6 +28,10 @@ def make_policy(name: str, env: gym.Env, **kwargs: Any) -> Policy:
         from agents.scripted import ScriptedPolicy
 
         return ScriptedPolicy(env, **kwargs)
+    if name == "sb3":
+        from agents.sb3 import SB3Policy
+
+        return SB3Policy(env, **kwargs)
     raise GCCError(f"unknown policy {name!r}; known: {', '.join(POLICIES)}")
 
 

@@ -1,4 +1,4 @@
-"""``gcc-gym``: list envs and run policies on them.
+"""``gcc-gym``: list envs, run policies on them, replay and export recorded datasets.
 
 It sits on top of every package (envs, wrappers, agents), which is why it lives in ``agents``.
 """
@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import inspect
+import json
 import sys
 from pathlib import Path
 
@@ -45,6 +46,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     policy_kwargs: dict = {"seed": args.seed}
     if args.policy == "scripted":
         policy_kwargs["privileged"] = not args.no_privileged
+    if args.policy == "sb3":
+        if not args.model:
+            raise GCCError("--policy sb3 needs --model PATH/model.zip (from gcc-gym train)")
+        policy_kwargs["model_path"] = args.model
     seeds = range(args.seed, args.seed + args.episodes)
     records = evaluate(
         args.env_id,
@@ -65,13 +70,75 @@ def cmd_run(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_replay(args: argparse.Namespace) -> int:
+    from gcc_envs.datasets import Episode, episode_folders
+    from gcc_envs.datasets.video import replay_to_video
+
+    folders = episode_folders(args.dir)
+    if len(folders) != 1:
+        raise GCCError(
+            f"{args.dir} holds {len(folders)} episodes; give one episode folder, e.g. {folders[0]}"
+        )
+    ep = Episode(folders[0])
+    first_diff = replay_to_video(ep, args.out, fps=args.fps, progress=not args.quiet)
+    verdict = "identical to the recording"
+    if first_diff is not None:
+        verdict = f"DIFFERENT from the recording from frame {first_diff} on"
+    print(f"replayed {ep.path.name}: {len(ep)} steps, frames {verdict}")
+    if args.out:
+        print(f"video: {args.out}")
+    return 0 if first_diff is None else 1
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from gcc_envs.datasets import export_minari
+
+    ds = export_minari(args.dir, args.minari, actions=args.actions, data_format=args.data_format)
+    kind = type(ds.action_space).__name__
+    print(
+        f"Minari dataset {args.minari}: {ds.total_episodes} episodes, {ds.total_steps} steps, "
+        f"actions {kind}"
+    )
+    return 0
+
+
+def cmd_train(args: argparse.Namespace) -> int:
+    from agents.sb3.train import TrainConfig, train
+
+    cfg = TrainConfig(
+        env_id=args.env_id,
+        out=args.out,
+        algo=args.algo,
+        steps=args.steps,
+        envs=args.envs,
+        obs_size=tuple(args.obs_size),
+        action=args.action,
+        frame_stack=args.frame_stack,
+        seed=args.seed,
+        eval_every=args.eval_every,
+        eval_episodes=args.eval_episodes,
+    )
+    path = train(cfg, progress=not args.quiet)
+    history = json.loads((Path(args.out) / "evaluations.json").read_text())
+    baseline = json.loads((Path(args.out) / "random_baseline.json").read_text())
+    print(f"{'timesteps':>10} {'wall_s':>8} {'success':>8} {'return':>8} {'progress':>9}")
+    for row in [{"timesteps": "random", "wall_s": 0.0, **baseline}, *history]:
+        print(
+            f"{row['timesteps']!s:>10} {row['wall_s']:>8.0f} {row['success_rate']:>8.2f} "
+            f"{row['mean_return']:>8.3f} {row['mean_progress']:>9.3f}"
+        )
+    print(f"model: {path}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="gcc-gym", description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="command", required=True)
     sub.add_parser("list", help="list registered env ids with their cards' first lines")
     r = sub.add_parser("run", help="run a policy on an env for some episodes")
     r.add_argument("env_id")
-    r.add_argument("--policy", default="scripted", choices=["random", "scripted"])
+    r.add_argument("--policy", default="scripted", choices=["random", "scripted", "sb3"])
+    r.add_argument("--model", help="model.zip for --policy sb3 (from gcc-gym train)")
     r.add_argument("--episodes", type=int, default=5)
     r.add_argument("--seed", type=int, default=0)
     r.add_argument("--out", default="runs/latest")
@@ -85,13 +152,55 @@ def build_parser() -> argparse.ArgumentParser:
         help="scripted policy may not read the simulator's state",
     )
     r.add_argument("--quiet", action="store_true", help="no progress bar")
+    rp = sub.add_parser("replay", help="re-run a recorded lockstep episode; check it, render MP4")
+    rp.add_argument("dir", help="an episode folder (episode-NNNNNN-seed-S)")
+    rp.add_argument("--out", help="write the replayed frames to this MP4")
+    rp.add_argument("--fps", type=float, default=4.0, help="video frames per second (1 per step)")
+    rp.add_argument("--quiet", action="store_true", help="no progress bar")
+    ex = sub.add_parser("export", help="export a recorded dataset (to Minari)")
+    ex.add_argument("dir", help="a dataset folder (or one episode folder)")
+    ex.add_argument(
+        "--minari", required=True, metavar="ID", help="Minari dataset id, e.g. gcc/demo-v0"
+    )
+    ex.add_argument(
+        "--actions",
+        default="auto",
+        choices=["auto", "space", "events"],
+        help="actions as space members or as the JSON event log (auto: space when possible)",
+    )
+    ex.add_argument("--data-format", default="arrow", choices=["arrow", "hdf5", "parquet"])
+    t = sub.add_parser("train", help="train an SB3 agent on a lockstep simulator (sb3 extra)")
+    t.add_argument("env_id")
+    t.add_argument("--algo", default="ppo", choices=["ppo", "a2c", "dqn"])
+    t.add_argument("--steps", type=int, default=100_000)
+    t.add_argument("--envs", type=int, default=2, help="SubprocVecEnv workers")
+    t.add_argument("--out", default="runs/train")
+    t.add_argument("--obs-size", type=int, nargs=2, default=(84, 84), metavar=("H", "W"))
+    t.add_argument(
+        "--action",
+        default="skills",
+        choices=["skills", "flat"],
+        help="skills: Discrete grid of skill calls; flat: MultiDiscrete action mode",
+    )
+    t.add_argument("--frame-stack", type=int, default=1)
+    t.add_argument("--seed", type=int, default=0)
+    t.add_argument("--eval-every", type=int, default=20_000)
+    t.add_argument("--eval-episodes", type=int, default=10)
+    t.add_argument("--quiet", action="store_true", help="no progress bar")
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        return {"list": cmd_list, "run": cmd_run}[args.command](args)
+        commands = {
+            "list": cmd_list,
+            "run": cmd_run,
+            "replay": cmd_replay,
+            "export": cmd_export,
+            "train": cmd_train,
+        }
+        return commands[args.command](args)
     except GCCError as e:
         print(f"gcc-gym: error: {e}", file=sys.stderr)
         return 2

@@ -7,15 +7,15 @@ other and with Gymnasium's own wrappers (``TimeLimit``, ``RecordVideo``,
 
 from wrappers.chunk_video import ChunkVideo
 from wrappers.flatten_hybrid_action import FlattenHybridAction
+from wrappers.record_trajectory import RecordTrajectory
 from wrappers.truncate_when_stuck import TruncateWhenStuck
 from wrappers.use_code import UseCode
 from wrappers.use_skills import UseSkillGrid, UseSkills
 
-# RecordTrajectory (wrappers/record_trajectory.py) is exported here by its own change.
-
 __all__ = [
     "ChunkVideo",
     "FlattenHybridAction",
+    "RecordTrajectory",
     "TruncateWhenStuck",
     "UseCode",
     "UseSkillGrid",

@@ -1,0 +1,145 @@
+"""``meta.json`` of an episode: where it came from (env, kwargs, seed, policy, versions).
+
+Written when the episode begins (``"complete": false``) and rewritten when it ends with the
+outcome (``"complete": true`` and ``"result"``); both writes are atomic.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import time
+from importlib import metadata as importlib_metadata
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+
+from gcc_envs.datasets.encoding import jsonable
+from gcc_envs.errors import DataError
+
+FORMAT = "gcc-gym-trajectory"
+FORMAT_VERSION = 1
+META = "meta.json"
+STEPS_PARQUET = "steps.parquet"
+STEPS_JSONL = "steps.jsonl"
+FRAMES = "frames"
+
+
+def versions() -> dict[str, str | None]:
+    """Versions of the packages that shape the data."""
+
+    def dist(name: str) -> str | None:
+        try:
+            return importlib_metadata.version(name)
+        except importlib_metadata.PackageNotFoundError:
+            return None
+
+    import cv2
+
+    return {
+        "gcc-gym": dist("gcc-gym"),
+        "gymnasium": gym.__version__,
+        "numpy": np.__version__,
+        "opencv": cv2.__version__,
+        "pyarrow": dist("pyarrow"),
+        "python": platform.python_version(),
+    }
+
+
+def _json_ok(value: Any) -> bool:
+    try:
+        json.dumps(value)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+def env_description(env: gym.Env) -> dict[str, Any]:
+    """Env id, make kwargs, step limit, timing mode, wrappers below the recorder, versions.
+
+    Computed once per recorder: it is the part of ``meta.json`` every episode shares.
+    """
+    base = env.unwrapped
+    spec = env.spec or base.spec  # the outer spec carries TimeLimit's max_episode_steps
+    kwargs: dict[str, Any] = {}
+    unrecorded: dict[str, str] = {}
+    for k, v in (spec.kwargs if spec else {}).items():
+        v = jsonable(v) if isinstance(v, (tuple, np.ndarray, np.generic)) else v
+        if _json_ok(v):
+            kwargs[k] = v
+        else:
+            unrecorded[k] = repr(v)
+    wrappers = []
+    e = env
+    while isinstance(e, gym.Wrapper):
+        wrappers.append(type(e).__name__)
+        e = e.env
+    mode = getattr(base, "time_mode", None)
+    return {
+        "env_id": spec.id if spec else None,
+        "env_class": f"{type(base).__module__}.{type(base).__qualname__}",
+        "make_kwargs": kwargs,
+        "make_kwargs_unrecorded": unrecorded,
+        "max_episode_steps": spec.max_episode_steps if spec else None,
+        "time_mode": getattr(mode, "value", mode),
+        "wrappers": wrappers,
+        "observation_space": str(env.observation_space),
+        "action_space": str(env.action_space),
+        "versions": versions(),
+    }
+
+
+def episode_meta(
+    env_info: dict[str, Any],
+    *,
+    seed: int | None,
+    rng_state: dict[str, Any] | None,
+    options: Any,
+    policy: str | None,
+    info_keys: list[str],
+    frame_shape: tuple[int, ...],
+    instruction: Any = None,
+) -> dict[str, Any]:
+    return {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        **env_info,
+        "episode_index": None,  # set by the writer
+        "seed": seed,
+        "rng_state": rng_state,
+        "options": jsonable(options),
+        "policy": policy,
+        "instruction": jsonable(instruction),
+        "info_keys": list(info_keys),
+        "frames": {"encoding": "png", "dir": FRAMES, "shape": list(frame_shape)},
+        "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        "complete": False,
+        "result": None,
+    }
+
+
+def write_meta(folder: Path, meta: dict[str, Any]) -> None:
+    tmp = folder / f".{META}.tmp"
+    tmp.write_text(json.dumps(meta, indent=1))
+    os.replace(tmp, folder / META)
+
+
+def read_meta(folder: Path) -> dict[str, Any]:
+    path = folder / META
+    try:
+        meta = json.loads(path.read_text())
+    except FileNotFoundError:
+        raise DataError(f"{folder}: no {META}; not an episode folder") from None
+    except json.JSONDecodeError as e:
+        raise DataError(f"{path}: not valid JSON ({e})") from None
+    if meta.get("format") != FORMAT:
+        raise DataError(f"{path}: format is {meta.get('format')!r}, expected {FORMAT!r}")
+    if meta.get("format_version", 0) > FORMAT_VERSION:
+        raise DataError(
+            f"{path}: format version {meta['format_version']} is newer than this gcc-gym "
+            f"reads ({FORMAT_VERSION}); upgrade gcc-gym"
+        )
+    return meta

@@ -1,0 +1,198 @@
+"""Export recorded episodes to a Minari dataset (``gcc-gym export DIR --minari ID``).
+
+* Observations: the recorded frames as uint8 arrays, ``Box(0, 255, (H, W, C), uint8)``,
+  reset observation first (Minari's ``N + 1`` observations per ``N`` steps). The installed
+  Minari's ``jpeg_encoding`` option (present in some builds, default on, lossy) is turned off
+  when it exists, so the frames stay bit-exact.
+* Actions, ``actions=``:
+
+  - ``"space"`` — the actions as given, rebuilt as members of the env's action space (needs
+    every step's action to be a space member, e.g. a state- or event-mode policy);
+  - ``"events"`` — the flattened event log: per step a ``Text`` action holding the JSON array
+    of the events actually sent, each ``Event.to_dict()`` without its game time ``"t"``. Any
+    episode exports this way (code, skills, programs); rebuild a step's input with
+    ``Program([event_from_dict(d) for d in json.loads(action)])``;
+  - ``"auto"`` (default) — ``"space"`` when every action is a space member, else ``"events"``.
+
+* Storage: ``data_format="arrow"`` by default (pyarrow is already the ``dataset`` extra; Minari's
+  own default, ``hdf5``, needs ``h5py``). ``MINARI_DATASETS_PATH`` says where datasets go.
+* Episodes are added one at a time, so memory holds one episode's frames at most.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import json
+import os
+import shutil
+import string
+import warnings
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+from gymnasium.envs.registration import EnvSpec
+
+from gcc_envs.datasets.encoding import space_action
+from gcc_envs.datasets.reader import Episode, load
+from gcc_envs.datasets.replay import make_env
+from gcc_envs.errors import DataError, MissingExtraError
+
+ACTION_MODES = ("auto", "space", "events")
+
+
+def _minari() -> Any:
+    try:
+        import minari
+    except ImportError:
+        raise MissingExtraError("minari", "dataset") from None
+    return minari
+
+
+def event_log_text(events: Sequence[dict[str, Any]]) -> str:
+    """The ``"events"`` action encoding of one step's event log."""
+    return json.dumps(
+        [{k: v for k, v in e.items() if k != "t"} for e in events], separators=(",", ":")
+    )
+
+
+def _stack(space: spaces.Space, members: list[Any]) -> Any:
+    """Minari's buffer layout: a dict/tuple of per-field lists instead of a list of dicts."""
+    if isinstance(space, spaces.Dict):
+        return {k: _stack(sub, [m[k] for m in members]) for k, sub in space.spaces.items()}
+    if isinstance(space, spaces.Tuple):
+        return tuple(_stack(sub, [m[i] for m in members]) for i, sub in enumerate(space.spaces))
+    if isinstance(space, spaces.Text):
+        return list(members)
+    return np.asarray(members)
+
+
+def _env_spec(meta: dict[str, Any]) -> EnvSpec | None:
+    """The recorded env as a JSON-able spec (so ``dataset.recover_environment()`` works)."""
+    env_id = meta.get("env_id")
+    if not env_id or env_id not in gym.registry or meta.get("make_kwargs_unrecorded"):
+        return None
+    spec = gym.spec(env_id)
+    entry = spec.entry_point
+    if callable(entry):  # registered as a function: Gymnasium can only serialise "module:name"
+        entry = f"{entry.__module__}:{entry.__qualname__}"
+    return dataclasses.replace(
+        spec,
+        entry_point=entry,
+        kwargs={**spec.kwargs, **meta.get("make_kwargs", {})},
+        max_episode_steps=meta.get("max_episode_steps"),
+    )
+
+
+def _check_alike(episodes: list[Episode]) -> None:
+    first = episodes[0]
+    for ep in episodes[1:]:
+        if ep.env_id != first.env_id or ep.meta["frames"]["shape"] != first.meta["frames"]["shape"]:
+            raise DataError(
+                f"{ep.path.name} ({ep.env_id}, frames {ep.meta['frames']['shape']}) differs from "
+                f"{first.path.name} ({first.env_id}, {first.meta['frames']['shape']}): a Minari "
+                "dataset holds one env and one observation space"
+            )
+
+
+def _check_new_id(dataset_id: str) -> Path:
+    from minari.dataset.minari_dataset import parse_dataset_id
+    from minari.storage import get_dataset_path
+
+    try:
+        parse_dataset_id(dataset_id)
+    except ValueError as e:
+        raise DataError(f"bad Minari dataset id {dataset_id!r}: {e}") from None
+    path = Path(get_dataset_path(dataset_id))
+    if path.exists():
+        raise DataError(
+            f"Minari dataset {dataset_id!r} exists already ({path}); pick another name or "
+            f"version, or delete it with: minari delete {dataset_id}"
+        )
+    return path
+
+
+def _action_plan(episodes: list[Episode], actions: str) -> tuple[str, spaces.Space]:
+    """The action encoding to use and the Minari action space it needs."""
+    all_space = all(s["action_kind"] == "space" for ep in episodes for s in ep.steps)
+    mode = ("space" if all_space else "events") if actions == "auto" else actions
+    if mode == "space":
+        if not all_space:
+            raise DataError("some actions are code, events or programs: use actions='events'")
+        env = make_env(episodes[0].meta)
+        try:
+            return mode, env.action_space
+        finally:
+            env.close()
+    longest = max((len(event_log_text(e)) for ep in episodes for e in ep.events), default=0)
+    return mode, spaces.Text(max(longest, 1), min_length=0, charset=string.printable)
+
+
+def _buffer(minari: Any, ep: Episode, mode: str, action_space: spaces.Space) -> Any:
+    if mode == "space":
+        acts = _stack(action_space, [space_action(action_space, a) for a in ep.actions])
+    else:
+        acts = [event_log_text(e) for e in ep.events]
+    return minari.data_collector.episode_buffer.EpisodeBuffer(
+        seed=ep.seed,
+        observations=ep.frames[:],
+        actions=acts,
+        rewards=list(ep.rewards),
+        terminations=[bool(s["terminated"]) for s in ep.steps],
+        truncations=[bool(s["truncated"]) for s in ep.steps],
+    )
+
+
+def export_minari(
+    source: str | os.PathLike[str],
+    dataset_id: str,
+    *,
+    actions: str = "auto",
+    data_format: str = "arrow",
+    description: str | None = None,
+    author: str | None = None,
+    author_email: str | None = None,
+    code_permalink: str | None = None,
+) -> Any:
+    """Write the episodes at ``source`` as the Minari dataset ``dataset_id``; return it."""
+    if actions not in ACTION_MODES:
+        raise DataError(f"actions must be one of {ACTION_MODES}, got {actions!r}")
+    minari = _minari()
+    path = _check_new_id(dataset_id)
+    episodes = list(load(source))
+    _check_alike(episodes)
+    mode, action_space = _action_plan(episodes, actions)
+    meta = episodes[0].meta
+    extra: dict[str, Any] = {}
+    if "jpeg_encoding" in inspect.signature(minari.create_dataset_from_buffers).parameters:
+        extra["jpeg_encoding"] = False  # this Minari build JPEG-encodes images unless told not to
+    spec = _env_spec(meta)
+    try:
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message=r"`(code_permalink|author|author_email)`")
+            dataset = minari.create_dataset_from_buffers(
+                dataset_id,
+                [_buffer(minari, episodes[0], mode, action_space)],
+                env=spec,
+                eval_env=spec,
+                algorithm_name=", ".join(sorted({str(ep.meta.get("policy")) for ep in episodes})),
+                author=author,
+                author_email=author_email,
+                code_permalink=code_permalink,
+                action_space=action_space,
+                observation_space=spaces.Box(0, 255, tuple(meta["frames"]["shape"]), np.uint8),
+                description=description
+                or f"gcc-gym recording of {meta.get('env_id')}; actions encoded as {mode!r}",
+                data_format=data_format,
+                **extra,
+            )
+            for ep in episodes[1:]:
+                dataset.update_dataset_from_buffer([_buffer(minari, ep, mode, action_space)])
+    except BaseException:
+        shutil.rmtree(path, ignore_errors=True)  # no half-written dataset under this id
+        raise
+    return dataset

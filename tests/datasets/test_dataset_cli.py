@@ -1,0 +1,52 @@
+"""``gcc-gym replay`` and ``gcc-gym export`` on a recorded dataset."""
+
+import json
+import shutil
+
+import cv2
+import numpy as np
+import pytest
+
+from agents.cli import main
+
+
+def test_replay_renders_an_mp4_and_reports_identical_frames(random_dataset, tmp_path, capsys):
+    out, _ = random_dataset
+    video = tmp_path / "replay.mp4"
+    assert main(["replay", str(out / "episode-000000-seed-1"), "--out", str(video), "--quiet"]) == 0
+    text = capsys.readouterr().out
+    assert "12 steps" in text and "identical to the recording" in text
+    cap = cv2.VideoCapture(str(video))
+    assert cap.get(cv2.CAP_PROP_FRAME_COUNT) == 13
+    ok, frame = cap.read()
+    assert ok and frame.shape == (72, 128, 3)
+
+
+def test_replay_exits_1_when_the_recording_does_not_reproduce(random_dataset, tmp_path, capsys):
+    out, _ = random_dataset
+    ep = tmp_path / "episode-000000-seed-1"
+    shutil.copytree(out / ep.name, ep)
+    frame = ep / "frames" / "000003.png"
+    cv2.imwrite(str(frame), np.zeros((72, 128, 3), np.uint8))
+    assert main(["replay", str(ep), "--quiet"]) == 1
+    assert "DIFFERENT from the recording from frame 3" in capsys.readouterr().out
+
+
+def test_replay_wants_one_episode(random_dataset, capsys):
+    out, _ = random_dataset
+    assert main(["replay", str(out), "--quiet"]) == 2
+    assert "holds 2 episodes" in capsys.readouterr().err
+
+
+def test_export_writes_a_minari_dataset(random_dataset, tmp_path, monkeypatch, capsys):
+    minari = pytest.importorskip("minari")
+    monkeypatch.setenv("MINARI_DATASETS_PATH", str(tmp_path))
+    out, _ = random_dataset
+    assert main(["export", str(out), "--minari", "gcc/cli-v0"]) == 0
+    assert "2 episodes, 24 steps, actions Dict" in capsys.readouterr().out
+    ds = minari.load_dataset("gcc/cli-v0")
+    assert ds.total_steps == 24
+    assert main(["export", str(out), "--minari", "gcc/cli-v0"]) == 2
+    assert "exists already" in capsys.readouterr().err
+    meta = json.loads((out / "episode-000000-seed-1" / "meta.json").read_text())
+    assert meta["complete"] is True  # export reads, never writes, the recording

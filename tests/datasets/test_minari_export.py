@@ -1,0 +1,72 @@
+"""Export to Minari and load back with minari.load_dataset."""
+
+import json
+
+import numpy as np
+import pytest
+from dataset_helpers import record
+
+from gcc_envs.core.events import event_from_dict
+from gcc_envs.datasets import export_minari, load
+from gcc_envs.errors import DataError, MissingExtraError
+
+minari = pytest.importorskip("minari")
+
+
+@pytest.fixture(autouse=True)
+def minari_home(tmp_path, monkeypatch):
+    monkeypatch.setenv("MINARI_DATASETS_PATH", str(tmp_path / "minari"))
+
+
+def test_state_mode_actions_export_as_space_members(random_dataset):
+    out, _ = random_dataset
+    export_minari(out, "gcc/farm-random-v0")
+    ds = minari.load_dataset("gcc/farm-random-v0")
+    assert ds.total_episodes == 2 and ds.total_steps == 24
+    assert ds.storage.metadata.get("jpeg_encoding", False) is False
+    for got, ep in zip(ds.iterate_episodes(), load(out)):
+        assert got.observations.dtype == np.uint8
+        assert np.array_equal(got.observations, ep.frames[:])
+        for key in ("keys", "buttons", "mouse"):
+            want = np.array([a[key] for a in ep.actions], dtype=got.actions[key].dtype)
+            assert np.array_equal(got.actions[key], want)
+        assert got.actions["scroll"].tolist() == [a["scroll"] for a in ep.actions]
+        assert got.rewards.tolist() == ep.rewards.tolist()
+        assert got.truncations.tolist() == [s["truncated"] for s in ep.steps]
+    env = ds.recover_environment()
+    assert env.observation_space == ds.observation_space
+    env.close()
+
+
+def test_code_actions_export_as_the_event_log(tmp_path):
+    data = tmp_path / "data"
+    code = ["move_down(duration=1.0)", "WAIT", "pyautogui.typewrite('hi')"]
+    record(data, [4], policy=lambda t: code[t], steps=3)
+    export_minari(data, "gcc/farm-code-v0")
+    ds = minari.load_dataset("gcc/farm-code-v0")
+    (got,) = ds.iterate_episodes()
+    (ep,) = load(data)
+    assert np.array_equal(got.observations, ep.frames[:])
+    decoded = [[event_from_dict(d) for d in json.loads(a)] for a in got.actions]
+    assert [[e.to_dict() for e in step] for step in decoded] == [
+        [{k: v for k, v in e.items() if k != "t"} for e in events] for events in ep.events
+    ]
+
+
+def test_export_refuses_an_existing_id_and_space_actions_it_does_not_have(tmp_path):
+    data = tmp_path / "data"
+    record(data, [4], policy=lambda t: "WAIT", steps=2)
+    export_minari(data, "gcc/x-v0")
+    with pytest.raises(DataError, match="exists already"):
+        export_minari(data, "gcc/x-v0")
+    with pytest.raises(DataError, match="actions='events'"):
+        export_minari(data, "gcc/x-v1", actions="space")
+    assert not (tmp_path / "minari" / "gcc" / "x-v1").exists()
+
+
+def test_missing_minari_names_the_extra(random_dataset, monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "minari", None)
+    with pytest.raises(MissingExtraError, match=r"gcc-gym\[dataset\]"):
+        export_minari(random_dataset[0], "gcc/y-v0")
