@@ -117,6 +117,8 @@ def cmd_train(args: argparse.Namespace) -> int:
         seed=args.seed,
         eval_every=args.eval_every,
         eval_episodes=args.eval_episodes,
+        env_kwargs={} if args.shaping is None else {"shaping": args.shaping},
+        grid=json.loads(args.grid) if args.grid else None,
     )
     path = train(cfg, progress=not args.quiet)
     history = json.loads((Path(args.out) / "evaluations.json").read_text())
@@ -183,6 +185,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="skills: Discrete grid of skill calls; flat: MultiDiscrete action mode",
     )
     t.add_argument("--frame-stack", type=int, default=1)
+    t.add_argument("--shaping", type=float, help="reward per unit of progress (learning variant)")
+    t.add_argument(
+        "--grid",
+        help='skill grid as JSON, e.g. \'{"use_tool": {}, "move_up": '
+        "{\"duration\": [0.5]}}' (default: the game's grid)",
+    )
     t.add_argument("--seed", type=int, default=0)
     t.add_argument("--eval-every", type=int, default=20_000)
     t.add_argument("--eval-episodes", type=int, default=10)

@@ -43,6 +43,8 @@ class TrainConfig:
     eval_every: int = 10_000
     eval_episodes: int = 5
     env_kwargs: dict[str, Any] = field(default_factory=dict)
+    #: Skill grid for ``action="skills"`` (None: the game's default grid).
+    grid: dict[str, dict[str, list[Any]]] | None = None
     algo_kwargs: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -72,7 +74,10 @@ def make_env(cfg: TrainConfig, render_mode: str | None = None) -> gym.Env:
     env = gym.make(
         cfg.env_id, obs_size=tuple(cfg.obs_size), render_mode=render_mode, **cfg.env_kwargs
     )
-    return UseSkillGrid(env) if cfg.action == "skills" else FlattenHybridAction(env)
+    if cfg.action == "skills":
+        grid = None if cfg.grid is None else {k: dict(v) for k, v in cfg.grid.items()}
+        return UseSkillGrid(env, grid=grid)
+    return FlattenHybridAction(env)
 
 
 class _EnvFactory:

@@ -223,3 +223,18 @@ def test_package_exports_the_public_names():
     assert callable(gcc_envs.parse_code)
     assert issubclass(gcc_envs.CodeActionError, gcc_envs.GCCError)
     assert gcc_envs.Program([Wait(1.0)]).events == (Wait(1.0),)
+
+
+def test_shaping_kwarg_makes_a_denser_learning_variant():
+    import agents
+
+    env = gym.make("GCC/Stardew-FarmClearup", shaping=20.0)
+    assert env.unwrapped.task.shaping == 20.0
+    policy = agents.make_policy("scripted", env, privileged=True)
+    obs, info = env.reset(seed=0)
+    policy.reset(info)
+    _, reward, _, _, info = env.step(policy.act(obs, info))
+    assert info["metrics"]["cleared"] >= 1
+    assert reward == pytest.approx(info["metrics"]["cleared"])  # 20 x (cleared / 20)
+    with pytest.raises(GCCError):
+        make(shaping=-1.0)

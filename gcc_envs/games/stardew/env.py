@@ -64,7 +64,8 @@ class StardewEnv(GCCEnv):
     (``lockstep``/``paused``/``realtime``), ``fps`` (frames per game second sampled for video
     chunks, default 2), ``step_seconds`` (one state-mode tick and the shortest step, 0.25),
     ``think_time`` (lockstep latency in game seconds, a number or a function of the step),
-    ``render_mode`` (``"rgb_array"``).
+    ``render_mode`` (``"rgb_array"``), ``shaping`` (reward per unit of progress, default 0.5;
+    a learning variant raises it, e.g. ``shaping=20`` on FarmClearup pays 1 per obstacle).
 
     ## Version History
     * v0 (unversioned ids): first release.
@@ -86,6 +87,7 @@ class StardewEnv(GCCEnv):
         step_seconds: float = 0.25,
         think_time: ThinkTime = None,
         render_mode: str | None = None,
+        shaping: float | None = None,
         **kwargs: Any,
     ) -> None:
         if kwargs:
@@ -105,4 +107,5 @@ class StardewEnv(GCCEnv):
             max_mouse_px=PROFILE.max_mouse_px,
             think_time=think_time,
             render_mode=render_mode,
+            shaping=shaping,
         )
