@@ -19,6 +19,7 @@ from gcc_envs.core import events as ev
 from gcc_envs.core.backend import Backend
 from gcc_envs.core.clock import Clock, TimeMode
 from gcc_envs.core.code import parse_code
+from gcc_envs.core.expand import PointerTracker, event_points, expand
 from gcc_envs.core.program import MAX_PROGRAM_EVENTS, MAX_PROGRAM_S, Program, sequence
 from gcc_envs.core.skills import SkillCall, SkillLibrary
 from gcc_envs.core.spaces import EventActions, StateActions
@@ -100,7 +101,7 @@ class GCCEnv(gym.Env[np.ndarray, Any]):
         self.recorded_frames: list[np.ndarray] = []
         self._held_keys: set[str] = set()
         self._held_buttons: set[str] = set()
-        self._pointer = ev.PointerTracker(W // 2, H // 2)
+        self._pointer = PointerTracker(W // 2, H // 2)
         self._status = TaskStatus()
         self._steps = 0
         self._invalid = 0
@@ -127,7 +128,7 @@ class GCCEnv(gym.Env[np.ndarray, Any]):
         self.backend.reset(self.np_random, backend_options)
         self.clock.reset()
         W, H = self.backend.size
-        self._pointer = ev.PointerTracker(W // 2, H // 2)
+        self._pointer = PointerTracker(W // 2, H // 2)
         self._steps = 0
         self._invalid = 0
         self.recorded_frames = []
@@ -241,7 +242,7 @@ class GCCEnv(gym.Env[np.ndarray, Any]):
         if type(event) not in _POINTED:
             return
         W, H = self.backend.size
-        for x, y in ev.event_points(event):
+        for x, y in event_points(event):
             if not (0 <= x < W and 0 <= y < H):
                 raise InvalidActionError(
                     f"{type(event).__name__} at ({x}, {y}) is outside the {W}x{H} frame"
@@ -297,7 +298,7 @@ class GCCEnv(gym.Env[np.ndarray, Any]):
             self.clock.wait(event.seconds)  # type: ignore[attr-defined]
             return
         W, H = self.backend.size
-        for p in ev.expand(event, self._pointer):
+        for p in expand(event, self._pointer):
             if isinstance(p, float):
                 self.clock.wait(p)
                 continue

@@ -8,8 +8,7 @@ Each event has
 
 * ``to_pyautogui()`` — one line of pyautogui code (read back by :func:`gcc_envs.parse_code`);
 * ``to_dict()`` / :func:`event_from_dict` — the plain form used in ``info["events"]`` and datasets;
-* :func:`expand` — the primitive form backends execute: ``KeyDown``/``KeyUp``/``MoveTo`` (no
-  duration)/``MouseDown``/``MouseUp``/``Scroll`` and ``float`` waits in game seconds.
+* :func:`gcc_envs.core.expand.expand` — the primitive form backends execute.
 
 >>> KeyPress("w", hold_s=0.5).to_pyautogui()
 "pyautogui.keyDown('w'); time.sleep(0.5); pyautogui.keyUp('w')"
@@ -21,7 +20,7 @@ from __future__ import annotations
 
 import math
 import string
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -434,9 +433,6 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
     )
 }
 
-#: What :func:`expand` yields: a primitive event or a wait in seconds.
-Primitive = KeyDown | KeyUp | MoveTo | MouseDown | MouseUp | Scroll | float
-
 
 def event_from_dict(d: Mapping[str, Any]) -> Event:
     """Rebuild an event from :meth:`Event.to_dict` output, validating it.
@@ -456,96 +452,6 @@ def event_from_dict(d: Mapping[str, Any]) -> Event:
         return cls(**kwargs)
     except TypeError as e:
         raise InvalidActionError(f"bad {d['type']} event {d!r}: {e}") from None
-
-
-def _glide(x0: float, y0: float, x1: int, y1: int, duration: float) -> Iterator[Primitive]:
-    n = max(1, min(30, math.ceil(duration / 0.05))) if duration > 0 else 1
-    for i in range(1, n + 1):
-        if duration > 0:
-            yield duration / n
-        yield MoveTo(round(x0 + (x1 - x0) * i / n), round(y0 + (y1 - y0) * i / n))
-
-
-class PointerTracker:
-    """Where the pointer is, so relative moves and drags can be expanded to absolute moves."""
-
-    def __init__(self, x: int = 0, y: int = 0) -> None:
-        self.x, self.y = x, y
-
-
-def expand(event: Event, pointer: PointerTracker) -> Iterator[Primitive]:
-    """Yield the primitive events and waits (seconds) that carry out ``event``.
-
-    ``pointer`` is read for relative moves and drags and updated by every move.
-
-    >>> list(expand(KeyPress("w", 0.5), PointerTracker()))
-    [KeyDown(key='w'), 0.5, KeyUp(key='w')]
-    """
-    if isinstance(event, (KeyDown, KeyUp, MouseDown, MouseUp)):
-        yield event
-    elif isinstance(event, KeyPress):
-        yield KeyDown(event.key)
-        yield event.hold_s
-        yield KeyUp(event.key)
-    elif isinstance(event, Hotkey):
-        for k in event.keys:
-            yield KeyDown(k)
-        yield TAP_S
-        for k in reversed(event.keys):
-            yield KeyUp(k)
-    elif isinstance(event, TypeText):
-        for ch in event.text:
-            key = normalize_key(ch)
-            yield KeyDown(key)
-            yield TAP_S / 2
-            yield KeyUp(key)
-            yield event.interval_s
-    elif isinstance(event, (MoveTo, MoveBy)):
-        if isinstance(event, MoveTo):
-            tx, ty = event.x, event.y
-        else:
-            tx, ty = pointer.x + event.dx, pointer.y + event.dy
-        for p in _glide(pointer.x, pointer.y, tx, ty, event.duration_s):
-            if isinstance(p, MoveTo):
-                pointer.x, pointer.y = p.x, p.y
-            yield p
-    elif isinstance(event, Click):
-        pointer.x, pointer.y = event.x, event.y
-        yield MoveTo(event.x, event.y)
-        for i in range(event.count):
-            yield MouseDown(event.button)
-            yield TAP_S / 2
-            yield MouseUp(event.button)
-            if i + 1 < event.count:
-                yield TAP_S / 2
-    elif isinstance(event, DragTo):
-        yield MouseDown(event.button)
-        yield TAP_S / 2
-        for p in _glide(pointer.x, pointer.y, event.x, event.y, max(event.duration_s, TAP_S)):
-            if isinstance(p, MoveTo):
-                pointer.x, pointer.y = p.x, p.y
-            yield p
-        yield MouseUp(event.button)
-    elif isinstance(event, Scroll):
-        if event.x is not None:
-            pointer.x, pointer.y = event.x, event.y
-            yield MoveTo(event.x, event.y)
-        yield event
-    elif isinstance(event, Wait):
-        yield event.seconds
-    elif isinstance(event, (Done, Fail)):
-        return
-    else:
-        raise InvalidActionError(f"not an input event: {event!r}")
-
-
-def event_points(event: Event) -> list[tuple[int, int]]:
-    """The absolute frame points ``event`` names (for bounds checks)."""
-    if isinstance(event, (MoveTo, Click, DragTo)):
-        return [(event.x, event.y)]
-    if isinstance(event, Scroll) and event.x is not None:
-        return [(event.x, event.y)]  # type: ignore[list-item]
-    return []
 
 
 EVENT_CLASSES: tuple[type[Event], ...] = tuple(EVENT_TYPES.values())

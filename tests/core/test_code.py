@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from gcc_envs.core import code
 from gcc_envs.core import events as ev
 from gcc_envs.core.code import extract_code, from_pyautogui, parse_code
+from gcc_envs.core.expand import PointerTracker, expand
 from gcc_envs.core.skills import Skill, SkillCall, SkillLibrary
 from gcc_envs.errors import CodeActionError
 
@@ -134,8 +135,8 @@ def test_generated_event_round_trips(event):
 
 
 def _primitives(actions: list) -> list:
-    pointer = ev.PointerTracker()
-    return [p for a in actions for p in ev.expand(a, pointer)]
+    pointer = PointerTracker()
+    return [p for a in actions for p in expand(a, pointer)]
 
 
 @settings(max_examples=300, deadline=timedelta(seconds=2), database=None)

@@ -3,6 +3,7 @@ import math
 import pytest
 
 from gcc_envs.core import events as ev
+from gcc_envs.core.expand import PointerTracker, expand
 from gcc_envs.errors import InvalidActionError
 
 SAMPLES = [
@@ -73,7 +74,7 @@ def test_taps_are_held_long_enough_for_games_to_see_them():
 
 
 def test_expand_keypress_holds_then_releases():
-    assert list(ev.expand(ev.KeyPress("w", 0.5), ev.PointerTracker())) == [
+    assert list(expand(ev.KeyPress("w", 0.5), PointerTracker())) == [
         ev.KeyDown("w"),
         0.5,
         ev.KeyUp("w"),
@@ -83,7 +84,7 @@ def test_expand_keypress_holds_then_releases():
 def test_expand_hotkey_releases_in_reverse_order():
     prims = [
         p
-        for p in ev.expand(ev.Hotkey(("ctrl", "shift", "t")), ev.PointerTracker())
+        for p in expand(ev.Hotkey(("ctrl", "shift", "t")), PointerTracker())
         if not isinstance(p, float)
     ]
     assert prims == [
@@ -97,8 +98,8 @@ def test_expand_hotkey_releases_in_reverse_order():
 
 
 def test_expand_move_by_is_relative_to_the_tracked_pointer():
-    ptr = ev.PointerTracker(100, 100)
-    prims = list(ev.expand(ev.MoveBy(10, -20, 0.2), ptr))
+    ptr = PointerTracker(100, 100)
+    prims = list(expand(ev.MoveBy(10, -20, 0.2), ptr))
     moves = [p for p in prims if isinstance(p, ev.MoveTo)]
     assert moves[-1] == ev.MoveTo(110, 80)
     assert (ptr.x, ptr.y) == (110, 80)
@@ -106,7 +107,7 @@ def test_expand_move_by_is_relative_to_the_tracked_pointer():
 
 
 def test_expand_double_click_presses_twice_at_the_point():
-    prims = list(ev.expand(ev.Click(5, 6, count=2), ev.PointerTracker()))
+    prims = list(expand(ev.Click(5, 6, count=2), PointerTracker()))
     assert prims[0] == ev.MoveTo(5, 6)
     assert [p for p in prims if isinstance(p, ev.MouseDown)] == [ev.MouseDown()] * 2
     assert [p for p in prims if isinstance(p, ev.MouseUp)] == [ev.MouseUp()] * 2
@@ -114,7 +115,7 @@ def test_expand_double_click_presses_twice_at_the_point():
 
 def test_every_key_pressed_by_type_text_is_released():
     held = set()
-    for p in ev.expand(ev.TypeText("Hi there\n"), ev.PointerTracker()):
+    for p in expand(ev.TypeText("Hi there\n"), PointerTracker()):
         if isinstance(p, ev.KeyDown):
             held.add(p.key)
         elif isinstance(p, ev.KeyUp):

@@ -17,7 +17,7 @@ from stardew_helpers import put
 import gcc_envs  # noqa: F401  (registers the ids)
 from gcc_envs import Click, KeyPress, Program, Wait
 from gcc_envs.backends.sim import SimBackend
-from gcc_envs.core.events import PointerTracker, expand
+from gcc_envs.core.expand import PointerTracker, expand
 from gcc_envs.games.stardew import skills, vision
 from gcc_envs.games.stardew.sim import StardewSim
 from gcc_envs.games.stardew.skills import MAX_MOVES, SKILLS

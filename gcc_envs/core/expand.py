@@ -1,0 +1,126 @@
+"""Expansion of input events into the primitives backends execute.
+
+Primitives are ``KeyDown``/``KeyUp``/``MoveTo`` (no duration)/``MouseDown``/``MouseUp``/
+``Scroll`` and ``float`` waits in game seconds. Durations become waits, moves with a duration
+become glides of small steps, clicks become press/release pairs held long enough for games.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+
+from gcc_envs.core.events import (
+    TAP_S,
+    Click,
+    Done,
+    DragTo,
+    Event,
+    Fail,
+    Hotkey,
+    KeyDown,
+    KeyPress,
+    KeyUp,
+    MouseDown,
+    MouseUp,
+    MoveBy,
+    MoveTo,
+    Scroll,
+    TypeText,
+    Wait,
+    normalize_key,
+)
+from gcc_envs.errors import InvalidActionError
+
+#: What :func:`expand` yields: a primitive event or a wait in seconds.
+Primitive = KeyDown | KeyUp | MoveTo | MouseDown | MouseUp | Scroll | float
+
+
+def _glide(x0: float, y0: float, x1: int, y1: int, duration: float) -> Iterator[Primitive]:
+    n = max(1, min(30, math.ceil(duration / 0.05))) if duration > 0 else 1
+    for i in range(1, n + 1):
+        if duration > 0:
+            yield duration / n
+        yield MoveTo(round(x0 + (x1 - x0) * i / n), round(y0 + (y1 - y0) * i / n))
+
+
+class PointerTracker:
+    """Where the pointer is, so relative moves and drags can be expanded to absolute moves."""
+
+    def __init__(self, x: int = 0, y: int = 0) -> None:
+        self.x, self.y = x, y
+
+
+def expand(event: Event, pointer: PointerTracker) -> Iterator[Primitive]:
+    """Yield the primitive events and waits (seconds) that carry out ``event``.
+
+    ``pointer`` is read for relative moves and drags and updated by every move.
+
+    >>> list(expand(KeyPress("w", 0.5), PointerTracker()))
+    [KeyDown(key='w'), 0.5, KeyUp(key='w')]
+    """
+    if isinstance(event, (KeyDown, KeyUp, MouseDown, MouseUp)):
+        yield event
+    elif isinstance(event, KeyPress):
+        yield KeyDown(event.key)
+        yield event.hold_s
+        yield KeyUp(event.key)
+    elif isinstance(event, Hotkey):
+        for k in event.keys:
+            yield KeyDown(k)
+        yield TAP_S
+        for k in reversed(event.keys):
+            yield KeyUp(k)
+    elif isinstance(event, TypeText):
+        for ch in event.text:
+            key = normalize_key(ch)
+            yield KeyDown(key)
+            yield TAP_S / 2
+            yield KeyUp(key)
+            yield event.interval_s
+    elif isinstance(event, (MoveTo, MoveBy)):
+        if isinstance(event, MoveTo):
+            tx, ty = event.x, event.y
+        else:
+            tx, ty = pointer.x + event.dx, pointer.y + event.dy
+        for p in _glide(pointer.x, pointer.y, tx, ty, event.duration_s):
+            if isinstance(p, MoveTo):
+                pointer.x, pointer.y = p.x, p.y
+            yield p
+    elif isinstance(event, Click):
+        pointer.x, pointer.y = event.x, event.y
+        yield MoveTo(event.x, event.y)
+        for i in range(event.count):
+            yield MouseDown(event.button)
+            yield TAP_S / 2
+            yield MouseUp(event.button)
+            if i + 1 < event.count:
+                yield TAP_S / 2
+    elif isinstance(event, DragTo):
+        yield MouseDown(event.button)
+        yield TAP_S / 2
+        for p in _glide(pointer.x, pointer.y, event.x, event.y, max(event.duration_s, TAP_S)):
+            if isinstance(p, MoveTo):
+                pointer.x, pointer.y = p.x, p.y
+            yield p
+        yield MouseUp(event.button)
+    elif isinstance(event, Scroll):
+        if event.x is not None:
+            pointer.x, pointer.y = event.x, event.y
+            yield MoveTo(event.x, event.y)
+        yield event
+    elif isinstance(event, Wait):
+        yield event.seconds
+    elif isinstance(event, (Done, Fail)):
+        return
+    else:
+        raise InvalidActionError(f"not an input event: {event!r}")
+
+
+def event_points(event: Event) -> list[tuple[int, int]]:
+    """The absolute frame points ``event`` names (for bounds checks)."""
+    if isinstance(event, (MoveTo, Click, DragTo)):
+        return [(event.x, event.y)]
+    if isinstance(event, Scroll) and event.x is not None:
+        return [(event.x, event.y)]  # type: ignore[list-item]
+    return []
