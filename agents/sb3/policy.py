@@ -67,9 +67,10 @@ class SB3Policy:
                 f"model was trained on {want} frames, env gives {shape}: "
                 f"make the env with obs_size={tuple(self.meta['obs_size'])}"
             )
-        self._mapper = (
-            UseSkillGrid(env) if self.meta["action"] == "skills" else (FlattenHybridAction(env))
-        )
+        if self.meta["action"] == "skills":  # the grid the model was trained on
+            self._mapper: gym.ActionWrapper = UseSkillGrid(env, grid=self.meta.get("grid"))
+        else:
+            self._mapper = FlattenHybridAction(env)
         self.deterministic = deterministic
         self._stack = FrameStacker(int(self.meta.get("frame_stack", 1)))
 

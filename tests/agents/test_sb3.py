@@ -38,6 +38,27 @@ def test_short_ppo_run_saves_a_model_that_plays_through_the_skill_grid(tmp_path)
     assert rec.policy == "sb3"
 
 
+def test_sb3_policy_acts_through_the_grid_it_was_trained_on(tmp_path):
+    grid = {"use_tool": {}, "move_left": {"duration": [0.5, 1.0]}}
+    cfg = TrainConfig(
+        env_id="GCC/Stardew-Shopping",
+        out=str(tmp_path),
+        steps=64,
+        envs=1,
+        eval_every=10_000,
+        eval_episodes=1,
+        grid=grid,
+        algo_kwargs={"n_steps": 64},
+    )
+    path = train(cfg, progress=False)
+    env = gym.make("GCC/Stardew-Shopping", obs_size=(84, 84))
+    policy = agents.make_policy("sb3", env, model_path=path)
+    obs, info = env.reset(seed=0)
+    policy.reset(info)
+    code = policy.act(obs, info)
+    assert code in ("use_tool()", "move_left(duration=0.5)", "move_left(duration=1.0)")
+
+
 def test_sb3_policy_refuses_an_env_of_another_frame_size(tmp_path):
     cfg = TrainConfig(
         env_id="GCC/Stardew-Shopping",
