@@ -162,12 +162,12 @@ class GCCEnv(gym.Env[np.ndarray, Any]):
             self._release_all()
         except BaseException:
             self._release_all()
+            self.clock.end_step()  # pause the game again before the error leaves the step
             raise
-        finally:
-            pad = self.step_seconds - (self.clock.game_time - t_start)
-            if pad > 1e-9 and signal is None:
-                self.clock.wait(pad)
-            t_game, self.last_wall_s, t_paused = self.clock.end_step()
+        pad = self.step_seconds - (self.clock.game_time - t_start)
+        if pad > 1e-9 and signal is None:
+            self.clock.wait(pad)
+        t_game, self.last_wall_s, t_paused = self.clock.end_step()
         if error is not None:
             self._invalid += 1
         self._steps += 1
