@@ -17,7 +17,7 @@ from agents.policy import Policy
 from agents.random_policy import RandomPolicy
 from gcc_envs.errors import GCCError
 
-POLICIES = ("random", "scripted", "sb3")
+POLICIES = ("random", "scripted", "sb3", "cradle")
 
 
 def make_policy(name: str, env: gym.Env, **kwargs: Any) -> Policy:
@@ -32,6 +32,10 @@ def make_policy(name: str, env: gym.Env, **kwargs: Any) -> Policy:
         from agents.sb3 import SB3Policy
 
         return SB3Policy(env, **kwargs)
+    if name == "cradle":
+        from agents.cradle import CradlePolicy
+
+        return CradlePolicy(env, **kwargs)
     raise GCCError(f"unknown policy {name!r}; known: {', '.join(POLICIES)}")
 
 

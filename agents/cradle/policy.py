@@ -1,0 +1,242 @@
+"""``CradlePolicy``: the paper's modules around an OpenAI-compatible LMM, safe by construction.
+
+One step: information gathering (last frame, high detail) → self-reflection (≤ 8 frames of
+the last chunk, low detail) → task inference (last frame, low detail; also updates the
+episode summary) → action planning (last frame, high detail; at most ``max_calls`` skill
+calls). Each module can be switched off (the paper's ablations). The reply's code is parsed
+against the env's skills, never executed; a malformed reply is re-asked a bounded number of
+times, then the step is a no-op (empty code text). ``last_info`` says what happened: reason,
+calls, tokens, cost.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+
+from agents.cradle import (
+    action_planning,
+    information_gathering,
+    self_reflection,
+    skill_curation,
+    task_inference,
+)
+from agents.cradle.llm import BudgetExceeded, LLMClient, LLMConfig, LLMError
+from agents.cradle.memory import EpisodicMemory, Interaction, ProceduralMemory
+from agents.cradle.prompts import load_prompts
+from agents.cradle.retrieval import SkillRetriever
+from agents.cradle.task_inference import TaskStack
+from gcc_envs.errors import GCCError
+
+MODULES = ("information_gathering", "self_reflection", "task_inference", "action_planning")
+#: Modules that may be switched on; skill curation is off by default (Stardew's skills are given).
+ALL_MODULES = (*MODULES, "skill_curation")
+NO_OP = ""  #: code text that parses to no call: the env runs nothing this step
+
+
+@dataclass(frozen=True)
+class CradleConfig:
+    """Module switches and per-module image settings."""
+
+    modules: tuple[str, ...] = MODULES
+    gather_detail: str = "high"
+    reflect_detail: str = "low"
+    reflect_frames: int = 8
+    infer_detail: str = "low"
+    plan_detail: str = "high"
+    max_reasks: int = 1
+    #: skills shown to action planning: the ``top_k`` most relevant to the task, or all (None)
+    top_k: int | None = None
+    #: retrieve with the endpoint's embeddings (else word overlap)
+    embed_skills: bool = True
+    #: one request per step for all modules (the paper's suggestion for cutting cost)
+    fused: bool = False
+
+    def __post_init__(self) -> None:
+        unknown = set(self.modules) - set(ALL_MODULES)
+        if unknown or "action_planning" not in self.modules:
+            raise GCCError(f"modules must include action_planning and be among {ALL_MODULES}")
+        if not 1 <= self.reflect_frames <= 8 or self.max_reasks < 0:
+            raise GCCError("reflect_frames must be 1..8 and max_reasks >= 0")
+
+
+def chunk_frames(obs: Any) -> list[np.ndarray]:
+    """The frames of an observation: ``ChunkVideo``'s dict or tuple, or one frame."""
+    if isinstance(obs, dict) and "frames" in obs:
+        n = int(obs["count"])
+        return [np.asarray(f) for f in obs["frames"][: max(n, 1)]]
+    if isinstance(obs, (tuple, list)):
+        return [np.asarray(f) for f in obs]
+    arr = np.asarray(obs)
+    if arr.ndim == 3:
+        return [arr]
+    raise GCCError(f"CradlePolicy needs frames, got an observation of shape {arr.shape}")
+
+
+class CradlePolicy:
+    """The Cradle agent acting with an env's skills through code text."""
+
+    name = "cradle"
+
+    def __init__(
+        self,
+        env: gym.Env,
+        base_url: str = "https://api.openai.com/v1",
+        model: str = "gpt-4o",
+        api_key_env: str = "OPENAI_API_KEY",
+        modules: Sequence[str] = MODULES,
+        max_calls: int | None = None,
+        llm: LLMConfig | None = None,
+        config: CradleConfig | None = None,
+        game: str | None = None,
+        goal: str | None = None,
+    ) -> None:
+        inner = env.unwrapped
+        base = getattr(inner, "skills", None)
+        if base is None or not len(base):
+            raise GCCError(f"{type(inner).__name__} has no skill library for Cradle to act with")
+        llm = llm or LLMConfig()
+        self.llm_config = replace(llm, base_url=base_url, model=model, api_key_env=api_key_env)
+        self.config = config or CradleConfig(modules=tuple(modules))
+        self.client = LLMClient(self.llm_config)
+        self.prompts = load_prompts(game or str(getattr(inner, "game", "")))
+        self.max_calls = max_calls or getattr(inner, "max_skill_calls", None)
+        self.goal = goal or getattr(getattr(inner, "task", None), "instruction", "") or "play"
+        self.procedural = ProceduralMemory(base)
+        self.episodic = EpisodicMemory()
+        self.tasks = TaskStack(self.goal)
+        self.retriever = SkillRetriever(self._embed if self.config.embed_skills else None)
+        self.last_info: dict[str, Any] = {}
+        self._step = 0
+        self._last_action = ""
+
+    def reset(self, info: dict[str, Any]) -> None:
+        self.client.ledger.new_episode()
+        self.episodic.clear()
+        self.tasks = TaskStack(str(info.get("instruction") or self.goal))
+        self.last_info, self._step, self._last_action = {}, 0, ""
+
+    def act(self, obs: Any, info: dict[str, Any]) -> str:
+        """Code text of at most ``max_calls`` skill calls, or :data:`NO_OP` (reason in
+        ``last_info``)."""
+        self.client.ledger.new_step()
+        self._step += 1
+        reason: str | None = None
+        extra: dict[str, Any] = {}
+        try:
+            code, extra = self._decide(chunk_frames(obs), info)
+        except BudgetExceeded as e:
+            code, reason, extra = NO_OP, f"budget: {e}", {"budget_exhausted": True}
+        except LLMError as e:
+            code, reason = NO_OP, f"llm: {e}"
+        if reason is None and code == NO_OP:
+            reason = extra.pop("reason", "no action")
+        self.episodic.add(Interaction(self._step, self.tasks.current, code or "(no-op)"))
+        self.tasks.tick()
+        self._last_action = code
+        ledger = self.client.ledger
+        self.last_info = {
+            "step": self._step,
+            "code": code,
+            "reason": reason,
+            "usage": ledger.step.to_json(),
+            "usage_by_module": {k: v.to_json() for k, v in ledger.step_by_module.items()},
+            "episode_usage": ledger.episode.to_json(),
+            **extra,
+        }
+        return code
+
+    def _decide(self, frames: list[np.ndarray], info: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        c, p, on = self.config, self.prompts, set(self.config.modules)
+        if c.fused:
+            return self._decide_fused(frames, info)
+        last, task = frames[-1], self.tasks.current
+        description, reflection = "(not gathered)", "(no reflection)"
+        if "information_gathering" in on:
+            description = information_gathering.gather(
+                self.client, p["information_gathering"], last, task, c.gather_detail
+            ).description
+        if "self_reflection" in on and self._step > 1:
+            r = self_reflection.reflect(
+                self.client, p["self_reflection"], frames, self._last_action or "(no-op)",
+                info.get("last_action_error"), task, c.reflect_frames, c.reflect_detail,
+            )  # fmt: skip
+            reflection = r.text()
+        fields = {
+            "goal": self.tasks.goal, "task": task, "description": description,
+            "reflection": reflection, "summary": self.episodic.summary or "(none)",
+            "recent": self.episodic.text(),
+        }  # fmt: skip
+        if "task_inference" in on:
+            t = task_inference.infer(self.client, p["task_inference"], last, c.infer_detail,
+                                     **fields)  # fmt: skip
+            self.tasks.propose(t)
+            if t.summary:
+                self.episodic.summary = t.summary
+            fields["task"] = self.tasks.current
+        curated: dict[str, Any] = {}
+        if "skill_curation" in on:
+            cur = skill_curation.curate(
+                self.client, p["skill_curation"], last, self.procedural, fields["task"],
+                c.gather_detail,
+            )  # fmt: skip
+            curated = {"learned": list(cur.added), "refused_skills": list(cur.refused)}
+        library = self.procedural.library
+        shown, skills_text = self._skills(f"{fields['task']} {description}")
+        plan = action_planning.plan(
+            self.client, p["action_planning"], [last], library, self.max_calls,
+            c.max_reasks, c.plan_detail, skills=skills_text, **fields,
+        )  # fmt: skip
+        return self._outcome(plan, {"skills": shown, **curated})
+
+    def _skills(self, query: str) -> tuple[list[str], str]:
+        """The skills action planning is shown (all, or the top k for ``query``) and their text."""
+        library, k = self.procedural.library, self.config.top_k
+        shown = list(library)
+        if k is not None and k < len(shown):
+            docs = {n: f"{n}: {library[n].doc}" for n in shown}
+            shown = self.retriever.top_k(query, docs, k)
+        return shown, "\n".join(f"{library[n].signature()}: {library[n].doc}" for n in shown)
+
+    def _outcome(
+        self, plan: action_planning.Plan, extra: dict[str, Any]
+    ) -> tuple[str, dict[str, Any]]:
+        extra.update(asks=plan.asks, errors=list(plan.errors))
+        if plan.action is None:
+            extra["reason"] = f"malformed reply after {plan.asks} asks: {plan.errors[-1]}"
+            return NO_OP, extra
+        extra.update(calls=[c.to_code() for c in plan.action.calls], dropped=plan.action.dropped,
+                     reasoning=plan.reasoning)  # fmt: skip
+        return self.procedural.code(plan.action.calls), extra
+
+    def _decide_fused(
+        self, frames: list[np.ndarray], info: dict[str, Any]
+    ) -> tuple[str, dict[str, Any]]:
+        """All modules in one request: chunk frames at low detail, the last frame at high."""
+        c, task = self.config, self.tasks.current
+        shown, skills_text = self._skills(task)
+        chunk = self_reflection.sample_frames(frames, c.reflect_frames) if self._step > 1 else []
+        plan = action_planning.plan(
+            self.client, self.prompts["fused"], [frames[-1]], self.procedural.library,
+            self.max_calls, c.max_reasks, c.plan_detail, module="fused", low_frames=chunk,
+            goal=self.tasks.goal, task=task, last_action=self._last_action or "(none)",
+            last_error=info.get("last_action_error") or "none",
+            summary=self.episodic.summary or "(none)", recent=self.episodic.text(),
+            skills=skills_text,
+        )  # fmt: skip
+        if plan.text:
+            t = task_inference.proposal(plan.text)
+            self.tasks.propose(t)
+            if t.summary:
+                self.episodic.summary = t.summary
+        return self._outcome(plan, {"skills": shown})
+
+    def _embed(self, texts: Sequence[str]) -> np.ndarray:
+        return self.client.embed(texts, module="skill_retrieval")
+
+    def close(self) -> None:
+        self.client.close()
