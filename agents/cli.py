@@ -43,7 +43,11 @@ def cmd_run(args: argparse.Namespace) -> int:
         env_kwargs["obs_size"] = tuple(args.obs_size)
     if args.action_mode:
         env_kwargs["action_mode"] = args.action_mode
-    policy_kwargs: dict = {"seed": args.seed}
+    policy_kwargs: dict = {} if args.policy == "cradle" else {"seed": args.seed}
+    if args.policy == "cradle":
+        policy_kwargs["model"] = args.model_name
+        if args.llm_base_url:
+            policy_kwargs["base_url"] = args.llm_base_url
     if args.policy == "scripted":
         policy_kwargs["privileged"] = not args.no_privileged
     if args.policy == "sb3":
@@ -139,7 +143,18 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("list", help="list registered env ids with their cards' first lines")
     r = sub.add_parser("run", help="run a policy on an env for some episodes")
     r.add_argument("env_id")
-    r.add_argument("--policy", default="scripted", choices=["random", "scripted", "sb3"])
+    r.add_argument("--policy", default="scripted", choices=["random", "scripted", "sb3", "cradle"])
+    r.add_argument(
+        "--llm-base-url",
+        help="OpenAI-compatible endpoint for --policy cradle (key from OPENAI_API_KEY)",
+    )
+    r.add_argument(
+        "--model-name",
+        "--llm-model",
+        dest="model_name",
+        default="gpt-4o",
+        help="model for --policy cradle",
+    )
     r.add_argument("--model", help="model.zip for --policy sb3 (from gcc-gym train)")
     r.add_argument("--episodes", type=int, default=5)
     r.add_argument("--seed", type=int, default=0)

@@ -31,6 +31,8 @@ class EpisodeRecord:
     failure: str | None = None
     metrics: dict[str, float] = field(default_factory=dict)
     video: str | None = None
+    #: What the policy reports about the episode (an LMM policy's calls, tokens and cost).
+    policy_info: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
@@ -63,6 +65,7 @@ def run_episode(env: gym.Env, policy: Any, seed: int) -> EpisodeRecord:
         invalid_actions=int(info["invalid_actions"]),
         failure=info.get("failure"),
         metrics={k: float(v) for k, v in info.get("metrics", {}).items()},
+        policy_info=dict(getattr(policy, "last_info", {}).get("episode_usage", {})),
     )
 
 
@@ -126,6 +129,8 @@ def write_results(records: list[EpisodeRecord], out_dir: Path) -> None:
         row = dict(row)
         for k, v in row.pop("metrics").items():
             row[f"metric.{k}"] = v
+        for k, v in row.pop("policy_info").items():
+            row[f"policy.{k}"] = v if isinstance(v, (int, float, str)) else json.dumps(v)
         flat.append(row)
     cols: list[str] = []
     for row in flat:
