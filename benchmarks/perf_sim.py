@@ -59,7 +59,7 @@ def main() -> None:
     ref = minigrid_reference(args.steps)
     print(f"reference MiniGrid-Empty-8x8-v0 + RGBImgObsWrapper (64x64): {ref:,.0f} steps/s")
     print(f"{'env':<28}{'size':>10}{'steps/s':>12}{'x MiniGrid':>12}  target")
-    for env_id in gcc_envs.env_ids():
+    for env_id in gcc_envs.env_ids("sim"):
         for size, n, target in (
             ((84, 84), args.steps, "≥ 3x"),
             ((720, 1280), args.big_steps, "≥ 100/s"),

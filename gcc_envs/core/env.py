@@ -24,7 +24,7 @@ from gcc_envs.core.program import MAX_PROGRAM_EVENTS, MAX_PROGRAM_S, Program, se
 from gcc_envs.core.skills import SkillCall, SkillLibrary
 from gcc_envs.core.spaces import EventActions, StateActions
 from gcc_envs.core.task import Task, TaskStatus
-from gcc_envs.errors import GCCError, InvalidActionError
+from gcc_envs.errors import BackendError, GCCError, InvalidActionError
 
 ThinkTime = float | Callable[[int], float] | None
 #: Event types that name a point of the frame (checked against its bounds).
@@ -157,7 +157,7 @@ class GCCEnv(gym.Env[np.ndarray, Any]):
         try:
             if program is not None:
                 signal = self._run(program, sent)
-        except InvalidActionError as e:
+        except (InvalidActionError, BackendError) as e:  # e.g. the target window refused focus
             error = str(e)
             self._release_all()
         except BaseException:

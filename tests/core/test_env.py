@@ -238,3 +238,21 @@ def test_shaping_kwarg_makes_a_denser_learning_variant():
     assert reward == pytest.approx(info["metrics"]["cleared"])  # 20 x (cleared / 20)
     with pytest.raises(GCCError):
         make(shaping=-1.0)
+
+
+def test_a_backend_refusal_mid_program_is_reported_and_releases_keys():
+    env = make()
+    env.reset(seed=0)
+    backend = env.unwrapped.backend
+    real_send = backend.send
+
+    def refuse_clicks(event):
+        if type(event).__name__ == "MouseDown":
+            raise gcc_envs.BackendError("the target window refused focus; input not sent")
+        real_send(event)
+
+    backend.send = refuse_clicks
+    _, _, term, _, info = env.step([KeyDown("w"), Click(5, 5)])
+    assert "refused focus" in info["last_action_error"]
+    assert not term and info["invalid_actions"] == 1
+    assert held(env) == set() and info["held_keys"] == []

@@ -12,7 +12,7 @@ import gcc_envs
 from gcc_envs.errors import GCCError
 from wrappers import ChunkVideo, UseSkills
 
-IDS = gcc_envs.env_ids()
+IDS = gcc_envs.env_ids("sim")
 SIZE = (72, 128)
 STARDEW = [i for i in IDS if i.startswith("GCC/Stardew-")]
 

@@ -13,7 +13,7 @@ from gcc_envs.errors import GCCError, InvalidActionError
 from wrappers import FlattenHybridAction
 from wrappers.flatten_hybrid_action import mu_law_bins
 
-IDS = gcc_envs.env_ids()
+IDS = gcc_envs.env_ids("sim")
 MODES = ["state", "event"]
 SIZE = (84, 84)
 

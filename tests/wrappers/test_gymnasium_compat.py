@@ -7,7 +7,7 @@ import pytest
 import gcc_envs
 from wrappers import ChunkVideo, FlattenHybridAction, TruncateWhenStuck, UseSkills
 
-IDS = gcc_envs.env_ids()
+IDS = gcc_envs.env_ids("sim")
 SIZE = (72, 128)
 
 

@@ -9,7 +9,7 @@ from gcc_envs.errors import GCCError
 from wrappers import ChunkVideo, TruncateWhenStuck
 from wrappers.truncate_when_stuck import digest
 
-IDS = gcc_envs.env_ids()
+IDS = gcc_envs.env_ids("sim")
 SIZE = (72, 128)
 PATIENCE = 10  # the HUD clock first changes after 7 game seconds = 28 idle steps
 

@@ -28,7 +28,7 @@ from gcc_envs.core.events import TAP_S
 from wrappers import UseCode
 from wrappers.use_code import COMPUTER_13
 
-IDS = gcc_envs.env_ids()
+IDS = gcc_envs.env_ids("sim")
 SIZE = (72, 128)  # frames are 128 px wide, 72 px tall
 
 TAP = [MouseDown("left"), Wait(TAP_S / 2), MouseUp("left")]

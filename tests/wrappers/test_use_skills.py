@@ -12,7 +12,7 @@ from gcc_envs.errors import GCCError
 from wrappers import UseSkillGrid, UseSkills
 from wrappers.use_skills import expand_grid
 
-IDS = gcc_envs.env_ids()
+IDS = gcc_envs.env_ids("sim")
 SIZE = (72, 128)
 MODES = ["state", "event"]
 

@@ -1,0 +1,1 @@
+"""Applications: envs over desktop programs, with their task tables and checkers."""

@@ -1,0 +1,258 @@
+"""X11 through python-xlib: windows (EWMH), focus, geometry and XTEST input.
+
+Key names are :mod:`gcc_envs.core.events` names; a key the layout cannot type raises
+:class:`InvalidActionError` naming it. Coordinates given here are screen pixels.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from gcc_envs.errors import BackendError, InvalidActionError, MissingExtraError
+
+try:
+    from Xlib import XK, X, display, error, protocol
+    from Xlib.ext import xtest
+except ImportError as e:  # pragma: no cover - the desktop extra is missing
+    raise MissingExtraError("python-xlib", "desktop") from e
+
+#: events.py names → X keysym names.
+_NAMED = {
+    "enter": "Return",
+    "esc": "Escape",
+    "tab": "Tab",
+    "space": "space",
+    "backspace": "BackSpace",
+    "delete": "Delete",
+    "insert": "Insert",
+    "home": "Home",
+    "end": "End",
+    "pageup": "Prior",
+    "pagedown": "Next",
+    "up": "Up",
+    "down": "Down",
+    "left": "Left",
+    "right": "Right",
+    "shift": "Shift_L",
+    "shiftleft": "Shift_L",
+    "shiftright": "Shift_R",
+    "ctrl": "Control_L",
+    "ctrlleft": "Control_L",
+    "ctrlright": "Control_R",
+    "alt": "Alt_L",
+    "altleft": "Alt_L",
+    "altright": "Alt_R",
+    "win": "Super_L",
+    "winleft": "Super_L",
+    "winright": "Super_R",
+    "command": "Super_L",
+    "option": "Alt_L",
+    "capslock": "Caps_Lock",
+    "numlock": "Num_Lock",
+    "scrolllock": "Scroll_Lock",
+    "printscreen": "Print",
+    "pause": "Pause",
+    "menu": "Menu",
+    "volumeup": "XF86AudioRaiseVolume",
+    "volumedown": "XF86AudioLowerVolume",
+    "volumemute": "XF86AudioMute",
+    **{f"f{i}": f"F{i}" for i in range(1, 25)},
+    **{f"num{i}": f"KP_{i}" for i in range(10)},
+}
+#: Buttons by name; scroll is buttons 4 (up) 5 (down) 6 (left) 7 (right).
+BUTTONS = {"left": 1, "middle": 2, "right": 3}
+
+
+@dataclass(frozen=True)
+class Stroke:
+    """How to type one key name: its keycode and whether Shift must be held."""
+
+    keycode: int
+    shift: bool
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """A window's client area in root (screen) coordinates."""
+
+    x: int
+    y: int
+    width: int
+    height: int
+
+
+class X11:
+    """One connection to an X display."""
+
+    def __init__(self, name: str) -> None:
+        try:
+            self.d = display.Display(name)
+        except Exception as e:  # Xlib raises several unrelated types here
+            raise BackendError(f"cannot open X display {name!r}: {e}") from e
+        self.name = name
+        self.root = self.d.screen().root
+        self.screen_size = (self.d.screen().width_in_pixels, self.d.screen().height_in_pixels)
+        self._shift = self.d.keysym_to_keycode(XK.string_to_keysym("Shift_L"))
+        self._sink: Any = None
+
+    def atom(self, name: str) -> int:
+        return self.d.intern_atom(name)
+
+    def _prop(self, win: Any, name: str) -> Any:
+        try:
+            p = win.get_full_property(self.atom(name), X.AnyPropertyType)
+        except error.XError:
+            return None
+        return None if p is None else p.value
+
+    # ------------------------------------------------------------------ windows
+    def clients(self) -> list[Any]:
+        ids = self._prop(self.root, "_NET_CLIENT_LIST")
+        return [self.d.create_resource_object("window", int(i)) for i in (ids or [])]
+
+    def title(self, win: Any) -> str:
+        v = self._prop(win, "_NET_WM_NAME") or self._prop(win, "WM_NAME") or b""
+        return v.decode("utf-8", "replace") if isinstance(v, bytes) else str(v)
+
+    def pid(self, win: Any) -> int | None:
+        v = self._prop(win, "_NET_WM_PID")
+        return int(v[0]) if v is not None and len(v) else None
+
+    def wm_class(self, win: Any) -> tuple[str, ...]:
+        try:
+            c = win.get_wm_class()
+        except error.XError:
+            return ()
+        return tuple(c) if c else ()
+
+    def find(
+        self, title: str | None = None, pid: int | None = None, wm_class: str | None = None
+    ) -> Any | None:
+        """The first managed window matching every criterion given (title is a regex)."""
+        pattern = re.compile(title) if title is not None else None
+        for win in self.clients():
+            if pattern is not None and not pattern.search(self.title(win)):
+                continue
+            if pid is not None and self.pid(win) != pid:
+                continue
+            if wm_class is not None and wm_class not in self.wm_class(win):
+                continue
+            return win
+        return None
+
+    def wait_window(self, timeout_s: float = 10.0, **criteria: Any) -> Any:
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            win = self.find(**criteria)
+            if win is not None:
+                return win
+            time.sleep(0.05)
+        raise BackendError(f"no window matching {criteria} appeared within {timeout_s:.0f} s")
+
+    def geometry(self, win: Any) -> Geometry:
+        try:
+            g = win.get_geometry()
+            t = self.root.translate_coords(win, 0, 0)
+        except error.XError as e:
+            raise BackendError(f"the target window is gone: {e}") from e
+        return Geometry(int(t.x), int(t.y), int(g.width), int(g.height))
+
+    # ------------------------------------------------------------------ focus
+    def active(self) -> int | None:
+        v = self._prop(self.root, "_NET_ACTIVE_WINDOW")
+        return int(v[0]) if v is not None and len(v) else None
+
+    def is_focused(self, win: Any) -> bool:
+        if self.active() == win.id:
+            return True
+        focus = self.d.get_input_focus().focus
+        return getattr(focus, "id", None) == win.id
+
+    def focus(self, win: Any, timeout_s: float = 1.0) -> bool:
+        """Ask the window manager to activate ``win``; fall back to XSetInputFocus."""
+        mask = X.SubstructureRedirectMask | X.SubstructureNotifyMask
+        msg = protocol.event.ClientMessage(
+            window=win,
+            client_type=self.atom("_NET_ACTIVE_WINDOW"),
+            data=(32, [2, X.CurrentTime, 0, 0, 0]),
+        )
+        try:
+            self.root.send_event(msg, event_mask=mask)
+            self.d.sync()
+            if self._wait_focus(win, timeout_s / 2):
+                return True
+            win.configure(stack_mode=X.Above)
+            win.set_input_focus(X.RevertToParent, X.CurrentTime)
+            self.d.sync()
+        except error.XError:
+            return False
+        return self._wait_focus(win, timeout_s / 2)
+
+    def focus_away(self) -> None:
+        """Give the keyboard focus to a 1×1 off-screen window of ours (the ``focus`` pause).
+
+        Focusing the root does not work: the window manager falls back to the last window.
+        """
+        if self._sink is None:
+            self._sink = self.root.create_window(
+                -10, -10, 1, 1, 0, X.CopyFromParent, override_redirect=True
+            )
+            self._sink.map()
+        self._sink.set_input_focus(X.RevertToPointerRoot, X.CurrentTime)
+        self.d.sync()
+
+    def _wait_focus(self, win: Any, timeout_s: float) -> bool:
+        deadline = time.monotonic() + timeout_s
+        while True:
+            if self.is_focused(win):
+                return True
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.01)
+
+    # ------------------------------------------------------------------ input (XTEST)
+    def stroke(self, key: str) -> Stroke:
+        """The keycode and Shift state that type ``key`` on the current layout."""
+        if len(key) == 1:
+            keysym = XK.string_to_keysym(key) or (ord(key) if " " <= key <= "~" else 0)
+        else:
+            keysym = XK.string_to_keysym(_NAMED.get(key, key))
+        keycode = self.d.keysym_to_keycode(keysym) if keysym else 0
+        if not keycode:
+            raise InvalidActionError(f"key {key!r} cannot be typed on this keyboard layout")
+        if self.d.keycode_to_keysym(keycode, 0) == keysym:
+            return Stroke(keycode, False)
+        if self.d.keycode_to_keysym(keycode, 1) == keysym:
+            return Stroke(keycode, True)
+        # only on a third level (AltGr) or a group this layout does not select
+        raise InvalidActionError(f"key {key!r} needs more than Shift on this keyboard layout")
+
+    def key(self, keycode: int, down: bool) -> None:
+        xtest.fake_input(self.d, X.KeyPress if down else X.KeyRelease, keycode)
+        self.d.sync()
+
+    @property
+    def shift_keycode(self) -> int:
+        return self._shift
+
+    def move(self, x: int, y: int) -> None:
+        xtest.fake_input(self.d, X.MotionNotify, x=int(x), y=int(y))
+        self.d.sync()
+
+    def button(self, number: int, down: bool) -> None:
+        xtest.fake_input(self.d, X.ButtonPress if down else X.ButtonRelease, number)
+        self.d.sync()
+
+    def pressed_keycodes(self) -> set[int]:
+        """Keycodes the server holds down now (XQueryKeymap)."""
+        keymap = self.d.query_keymap()
+        return {i * 8 + b for i, byte in enumerate(keymap) for b in range(8) if byte >> b & 1}
+
+    def close(self) -> None:
+        try:
+            self.d.close()
+        except Exception:  # noqa: BLE001 - closing a dead connection is fine
+            pass
