@@ -263,7 +263,8 @@ class DesktopBackend:
                     ) from None
                 self._stopped_group = group
         elif self.pause_strategy == "focus" and self.window is not None:
-            self.x.focus_away()
+            if not self.x.focus_away(self.window):
+                log.warning("the target window still reports focus after the focus pause")
 
     def resume(self) -> None:
         if self._stopped_group is not None:

@@ -191,18 +191,37 @@ class X11:
             return False
         return self._wait_focus(win, timeout_s / 2)
 
-    def focus_away(self) -> None:
+    def focus_away(self, win: Any = None, timeout_s: float = 1.0) -> bool:
         """Give the keyboard focus to a 1×1 off-screen window of ours (the ``focus`` pause).
 
         Focusing the root does not work: the window manager falls back to the last window.
+        With ``win``, wait (up to ``timeout_s``) until the window manager no longer reports
+        ``win`` as focused — it updates ``_NET_ACTIVE_WINDOW`` asynchronously. Returns whether
+        that happened.
         """
         if self._sink is None:
             self._sink = self.root.create_window(
                 -10, -10, 1, 1, 0, X.CopyFromParent, override_redirect=True
             )
             self._sink.map()
-        self._sink.set_input_focus(X.RevertToPointerRoot, X.CurrentTime)
-        self.d.sync()
+        deadline = time.monotonic() + timeout_s
+        stable_since: float | None = None
+        while True:
+            # The window manager may hand focus back (a window that just mapped, a late
+            # activation request), so the focus must stay away for a settle time.
+            if win is None or self.is_focused(win):
+                self._sink.set_input_focus(X.RevertToPointerRoot, X.CurrentTime)
+                self.d.sync()
+                stable_since = None
+                if win is None:
+                    return True
+            elif stable_since is None:
+                stable_since = time.monotonic()
+            elif time.monotonic() - stable_since >= 0.05:
+                return True
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.01)
 
     def _wait_focus(self, win: Any, timeout_s: float) -> bool:
         deadline = time.monotonic() + timeout_s
