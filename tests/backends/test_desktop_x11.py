@@ -205,3 +205,25 @@ def _state(stat: Path) -> str | None:
         return stat.read_text().rsplit(")", 1)[1].split()[0]
     except (OSError, IndexError):
         return None
+
+
+def test_record_trajectory_records_a_real_desktop_episode(vdisplay, tmp_path):
+    from gcc_envs.datasets import load
+    from wrappers import RecordTrajectory
+
+    env = gym.make("GCC/Desktop", launch=XTERM, display=vdisplay.name, obs_size=(240, 320))
+    env = RecordTrajectory(env, tmp_path / "data", policy_name="typist")
+    try:
+        obs0, _ = env.reset(seed=0, options={"instruction": "type a word"})
+        _, _, _, _, info = env.step(TypeText("echo hi"))
+        env.step(KeyPress("enter"))
+        env.step(Wait(0.2))
+    finally:
+        env.close()
+    (episode,) = list(load(tmp_path / "data"))
+    assert episode.meta["env_id"] == "GCC/Desktop" and len(episode) == 3
+    assert np.array_equal(episode.frames[0], obs0)
+    assert all(f.shape == (240, 320, 3) for f in episode.frames)
+    typed = [e for e in episode.steps[0]["events"] if e["type"] == "TypeText"]
+    assert typed and typed[0]["text"] == "echo hi"
+    assert episode.steps[0]["events"] == info["events"]
