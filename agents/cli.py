@@ -137,6 +137,25 @@ def cmd_train(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_play(args: argparse.Namespace) -> int:
+    from agents.play import play
+
+    env_kwargs: dict = {}
+    if args.obs_size:
+        env_kwargs["obs_size"] = tuple(args.obs_size)
+    steps = play(
+        args.env_id,
+        seed=args.seed,
+        fps=args.fps,
+        record=args.record,
+        state_file=args.state_file,
+        max_seconds=args.max_seconds,
+        env_kwargs=env_kwargs,
+    )
+    print(f"played {steps} steps" + (f"; recorded in {args.record}" if args.record else ""))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="gcc-gym", description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="command", required=True)
@@ -210,6 +229,16 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--eval-every", type=int, default=20_000)
     t.add_argument("--eval-episodes", type=int, default=10)
     t.add_argument("--quiet", action="store_true", help="no progress bar")
+    pl = sub.add_parser("play", help="play an env yourself in a window (play extra: pygame)")
+    pl.add_argument("env_id")
+    pl.add_argument("--seed", type=int, default=0, help="first episode's seed (then +1 each)")
+    pl.add_argument("--record", metavar="DIR", help="write the session as a dataset here")
+    pl.add_argument(
+        "--state-file", metavar="PATH", help="publish the simulator's state as JSON each step"
+    )
+    pl.add_argument("--fps", type=float, default=30.0, help="steps per second")
+    pl.add_argument("--max-seconds", type=float, help="end the session after this many seconds")
+    pl.add_argument("--obs-size", type=int, nargs=2, metavar=("H", "W"))
     return p
 
 
@@ -222,6 +251,7 @@ def main(argv: list[str] | None = None) -> int:
             "replay": cmd_replay,
             "export": cmd_export,
             "train": cmd_train,
+            "play": cmd_play,
         }
         return commands[args.command](args)
     except GCCError as e:
