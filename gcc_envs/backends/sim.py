@@ -57,6 +57,12 @@ class SimBackend:
         elif isinstance(event, ev.MoveTo):
             W, H = self.size
             sim.pointer_move(_unit((event.x + 0.5) / W), _unit((event.y + 0.5) / H))
+        elif isinstance(event, ev.MoveBy):
+            move_by = getattr(sim, "pointer_move_by", None)
+            if move_by is None:
+                raise BackendError(f"{type(sim).__name__} has no relative (camera) mouse")
+            W, H = self.size
+            move_by(event.dx / W, event.dy / H)
         elif isinstance(event, ev.MouseDown):
             self._buttons.add(event.button)
             sim.mouse_down(event.button)

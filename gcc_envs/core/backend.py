@@ -16,9 +16,9 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from gcc_envs.core.events import KeyDown, KeyUp, MouseDown, MouseUp, MoveTo, Scroll
+from gcc_envs.core.events import KeyDown, KeyUp, MouseDown, MouseUp, MoveBy, MoveTo, Scroll
 
-PrimitiveEvent = KeyDown | KeyUp | MoveTo | MouseDown | MouseUp | Scroll
+PrimitiveEvent = KeyDown | KeyUp | MoveTo | MoveBy | MouseDown | MouseUp | Scroll
 
 
 @runtime_checkable
@@ -59,6 +59,9 @@ class Simulator(Protocol):
     def key_down(self, key: str) -> None: ...
     def key_up(self, key: str) -> None: ...
     def pointer_move(self, u: float, v: float) -> None: ...
+
+    # Games with a camera mouse also have ``pointer_move_by(du, dv)``: relative motion in
+    # window fractions (unbounded). It is optional, so it is not part of this protocol.
     def mouse_down(self, button: str) -> None: ...
     def mouse_up(self, button: str) -> None: ...
     def scroll(self, dy: int, dx: int) -> None: ...

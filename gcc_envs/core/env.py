@@ -55,6 +55,7 @@ class GCCEnv(gym.Env[np.ndarray, Any]):
         fps: float = 2.0,
         step_seconds: float = 0.25,
         max_mouse_px: float = 100.0,
+        mouse: str = "absolute",
         think_time: ThinkTime = None,
         render_mode: str | None = None,
         shaping: float | None = None,
@@ -83,6 +84,10 @@ class GCCEnv(gym.Env[np.ndarray, Any]):
             raise GCCError(f"think_time must be a non-negative number, got {think_time!r}")
         self.think_time = think_time
         self.step_seconds = float(step_seconds)
+        if mouse not in ("absolute", "camera"):
+            raise GCCError(f"mouse must be 'absolute' or 'camera', got {mouse!r}")
+        #: ``"camera"``: relative moves reach the game as motion (it turns the view).
+        self.mouse = mouse
         W, H = backend.size
         self.observation_space = spaces.Box(0, 255, (H, W, 3), np.uint8)
         self.action_mode = action_mode
@@ -298,7 +303,7 @@ class GCCEnv(gym.Env[np.ndarray, Any]):
             self.clock.wait(event.seconds)  # type: ignore[attr-defined]
             return
         W, H = self.backend.size
-        for p in expand(event, self._pointer):
+        for p in expand(event, self._pointer, relative=self.mouse == "camera"):
             if isinstance(p, float):
                 self.clock.wait(p)
                 continue

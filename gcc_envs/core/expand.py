@@ -1,7 +1,8 @@
 """Expansion of input events into the primitives backends execute.
 
 Primitives are ``KeyDown``/``KeyUp``/``MoveTo`` (no duration)/``MouseDown``/``MouseUp``/
-``Scroll`` and ``float`` waits in game seconds. Durations become waits, moves with a duration
+``Scroll`` and ``float`` waits in game seconds, plus ``MoveBy`` (no duration) for games whose
+mouse turns a camera: there the motion itself is the input and no pointer position exists. Durations become waits, moves with a duration
 become glides of small steps, clicks become press/release pairs held long enough for games.
 """
 
@@ -33,7 +34,7 @@ from gcc_envs.core.events import (
 from gcc_envs.errors import InvalidActionError
 
 #: What :func:`expand` yields: a primitive event or a wait in seconds.
-Primitive = KeyDown | KeyUp | MoveTo | MouseDown | MouseUp | Scroll | float
+Primitive = KeyDown | KeyUp | MoveTo | MoveBy | MouseDown | MouseUp | Scroll | float
 
 
 def _glide(x0: float, y0: float, x1: int, y1: int, duration: float) -> Iterator[Primitive]:
@@ -44,6 +45,19 @@ def _glide(x0: float, y0: float, x1: int, y1: int, duration: float) -> Iterator[
         yield MoveTo(round(x0 + (x1 - x0) * i / n), round(y0 + (y1 - y0) * i / n))
 
 
+def _glide_by(dx: int, dy: int, duration: float) -> Iterator[Primitive]:
+    """Relative motion in steps whose sum is exactly ``(dx, dy)``."""
+    n = max(1, min(30, math.ceil(duration / 0.05))) if duration > 0 else 1
+    sent_x = sent_y = 0
+    for i in range(1, n + 1):
+        if duration > 0:
+            yield duration / n
+        tx, ty = round(dx * i / n), round(dy * i / n)
+        if (tx - sent_x, ty - sent_y) != (0, 0):
+            yield MoveBy(tx - sent_x, ty - sent_y)
+        sent_x, sent_y = tx, ty
+
+
 class PointerTracker:
     """Where the pointer is, so relative moves and drags can be expanded to absolute moves."""
 
@@ -51,10 +65,12 @@ class PointerTracker:
         self.x, self.y = x, y
 
 
-def expand(event: Event, pointer: PointerTracker) -> Iterator[Primitive]:
+def expand(event: Event, pointer: PointerTracker, relative: bool = False) -> Iterator[Primitive]:
     """Yield the primitive events and waits (seconds) that carry out ``event``.
 
-    ``pointer`` is read for relative moves and drags and updated by every move.
+    ``pointer`` is read for relative moves and drags and updated by every move. With
+    ``relative=True`` (a camera mouse) a ``MoveBy`` stays relative: it becomes ``MoveBy``
+    primitives and leaves ``pointer`` alone, so turning is never stopped by a window edge.
 
     >>> list(expand(KeyPress("w", 0.5), PointerTracker()))
     [KeyDown(key='w'), 0.5, KeyUp(key='w')]
@@ -78,6 +94,8 @@ def expand(event: Event, pointer: PointerTracker) -> Iterator[Primitive]:
             yield TAP_S / 2
             yield KeyUp(key)
             yield event.interval_s
+    elif isinstance(event, MoveBy) and relative:
+        yield from _glide_by(event.dx, event.dy, event.duration_s)
     elif isinstance(event, (MoveTo, MoveBy)):
         if isinstance(event, MoveTo):
             tx, ty = event.x, event.y

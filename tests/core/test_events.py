@@ -106,6 +106,16 @@ def test_expand_move_by_is_relative_to_the_tracked_pointer():
     assert sum(p for p in prims if isinstance(p, float)) == pytest.approx(0.2)
 
 
+def test_expand_camera_move_stays_relative_and_sums_exactly():
+    ptr = PointerTracker(0, 0)
+    prims = list(expand(ev.MoveBy(1000, -7, 0.2), ptr, relative=True))
+    moves = [p for p in prims if isinstance(p, ev.MoveBy)]
+    assert len(moves) > 1  # a glide, not a jump
+    assert sum(m.dx for m in moves) == 1000 and sum(m.dy for m in moves) == -7
+    assert sum(p for p in prims if isinstance(p, float)) == pytest.approx(0.2)
+    assert (ptr.x, ptr.y) == (0, 0)  # no pointer position to clamp against the window edge
+
+
 def test_expand_double_click_presses_twice_at_the_point():
     prims = list(expand(ev.Click(5, 6, count=2), PointerTracker()))
     assert prims[0] == ev.MoveTo(5, 6)
