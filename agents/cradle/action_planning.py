@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -11,7 +11,7 @@ import numpy as np
 from agents.cradle.llm import LLMClient, user_message
 from agents.cradle.parse import ParsedAction, parse_action, sections
 from agents.cradle.prompts import Prompt
-from gcc_envs.core.skills import Skill
+from gcc_envs.core.skills import Skill, SkillCall
 from gcc_envs.errors import CodeActionError
 
 MODULE = "action_planning"
@@ -37,12 +37,14 @@ def plan(
     detail: str = "high",
     module: str = MODULE,
     low_frames: Sequence[np.ndarray] = (),
+    check: Callable[[tuple[SkillCall, ...]], object] | None = None,
     **fields: Any,
 ) -> Plan:
     """Ask for an action; re-ask at most ``max_reasks`` times with the parser's complaint.
 
     ``low_frames`` go first at low detail (the fused mode's reflection frames), then ``frames``
-    at ``detail``.
+    at ``detail``. ``check`` may refuse parsed calls with :class:`CodeActionError` (e.g. a
+    label that is not on screen); a refusal is re-asked like a parse error.
     """
     text = prompt.render(max_calls=max_calls or "any number of", **fields)
     first = user_message(text, [*low_frames, *frames], "low")
@@ -56,6 +58,8 @@ def plan(
             if not reply.text.strip():
                 raise CodeActionError("the reply was empty")
             action = parse_action(reply.text, library, max_calls)
+            if check is not None:
+                check(action.calls)
         except CodeActionError as e:
             errors.append(str(e)[:MAX_ERROR_CHARS])
             messages = [

@@ -11,7 +11,7 @@ import json
 import re
 import string
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -42,9 +42,25 @@ class EpisodicMemory:
         self.recent.append(it)
 
     def text(self) -> str:
-        return "\n".join(
-            f"{i.step}: task {i.task!r}; action {i.action!r}" for i in self.recent
-        ) or ("(none)")
+        """The recent interactions, grouped by task (each task written once, in order).
+
+        >>> m = EpisodicMemory()
+        >>> for i, a in enumerate(["move_up()", "use_tool()"], 1):
+        ...     m.add(Interaction(i, "clear weeds", a))
+        >>> m.add(Interaction(3, "go home", "move_down(duration=1.0)"))
+        >>> print(m.text())
+        task 'clear weeds': 1) move_up() 2) use_tool()
+        task 'go home': 3) move_down(duration=1.0)
+        """
+        lines: list[str] = []
+        task: str | None = None
+        for i in self.recent:
+            act = " ".join(i.action.split("\n"))
+            if i.task != task:
+                task = i.task
+                lines.append(f"task {task!r}:")
+            lines[-1] += f" {i.step}) {act}"
+        return "\n".join(lines) or "(none)"
 
     def clear(self) -> None:
         self.recent.clear()
@@ -103,10 +119,15 @@ class LearnedSkill:
 
 
 class ProceduralMemory:
-    """The env's skill library plus learned skills; calls of learned skills expand to code."""
+    """The env's skill library plus learned skills; calls of learned skills expand to code.
 
-    def __init__(self, base: SkillLibrary) -> None:
+    ``lower`` (for skills the env does not know, e.g. app skills) turns a base call into the
+    code the env runs; learned bodies are then lowered call by call too.
+    """
+
+    def __init__(self, base: SkillLibrary, lower: Callable[[SkillCall], str] | None = None) -> None:
         self.base = base
+        self.lower = lower
         self.learned: dict[str, LearnedSkill] = {}
 
     def add(self, skill: LearnedSkill) -> None:
@@ -125,7 +146,18 @@ class ProceduralMemory:
         out = []
         for c in calls:
             s = self.learned.get(c.name)
-            out.append(c.to_code() if s is None else s.expand(**dict(c.kwargs)))
+            if s is not None:
+                kwargs = dict(zip((n for n, _, _ in s.params), c.args)) | dict(c.kwargs)
+                c = SkillCall(c.name, (), tuple(kwargs.items()))
+            if s is None:
+                out.append(c.to_code() if self.lower is None else self.lower(c))
+            elif self.lower is None:
+                out.append(s.expand(**dict(c.kwargs)))
+            else:
+                for part in parse_code(s.expand(**dict(c.kwargs)), self.base):
+                    out.append(
+                        self.lower(part) if isinstance(part, SkillCall) else part.to_pyautogui()
+                    )
         return "\n".join(out)
 
     def save(self, path: Path) -> None:

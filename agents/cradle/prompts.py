@@ -21,10 +21,8 @@ FIELDS: Mapping[str, frozenset[str]] = {
     "information_gathering": frozenset({"task"}),
     "self_reflection": frozenset({"last_action", "last_error", "task"}),
     "task_inference": frozenset({"goal", "task", "description", "reflection", "summary", "recent"}),
-    "skill_curation": frozenset({"skills", "task"}),
-    "fused": frozenset(
-        {"goal", "task", "last_action", "last_error", "summary", "recent", "skills", "max_calls"}
-    ),
+    "skill_curation": frozenset({"skills", "task", "instructions"}),
+    "fused": frozenset({"goal", "task", "last_error", "summary", "recent", "skills", "max_calls"}),
     "action_planning": frozenset(
         {"goal", "task", "description", "reflection", "summary", "recent", "skills", "max_calls"}
     ),

@@ -2,7 +2,8 @@
 
 The paper embeds each skill's documentation and the task and keeps the K most similar skills
 (cosine). :class:`SkillRetriever` does that through ``embed`` (the client's ``/v1/embeddings``),
-caching each document's vector; when ``embed`` is None or fails with :class:`LLMError` it falls
+caching each document's and query's vector (a task stays the same for many steps, so most steps
+make no request); when ``embed`` is None or fails with :class:`LLMError` it falls
 back to a lexical bag-of-words cosine, and says so in ``last_mode``.
 """
 
@@ -48,10 +49,10 @@ class SkillRetriever:
     def scores(self, query: str, docs: Sequence[str]) -> np.ndarray:
         if self.embed is not None:
             try:
-                todo = [d for d in docs if d not in self._cache]
-                if todo:
+                todo = list(dict.fromkeys(t for t in (*docs, query) if t not in self._cache))
+                if todo:  # one request for new documents and a new query; nothing when cached
                     self._cache.update(zip(todo, self.embed(todo)))
-                q = self.embed([query])[0]
+                q = self._cache[query]
                 self.last_mode = "embedding"
                 return np.array([float(self._cache[d] @ q) for d in docs])
             except LLMError as e:

@@ -1,5 +1,9 @@
 """Skill curation: new skills from what the screen teaches, as JSON data, validated, never run.
 
+It runs when information gathering (or the fused reply) reports on-screen instructional text
+that it has not curated before (:class:`CurationTrigger`), e.g. a tutorial box "Hold [TAB] to
+view your stored weapons" or a key prompt "[E] Hitch Horse".
+
 The reply's JSON list of skills (name, doc, params, body) is read with ``json.loads``; each
 entry is checked by :meth:`ProceduralMemory.add` (the body must parse with
 :func:`gcc_envs.parse_code` against the env's skills). Refused entries are reported, not added.
@@ -8,7 +12,8 @@ entry is checked by :meth:`ProceduralMemory.add` (the body must parse with
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -26,6 +31,21 @@ MAX_NEW = 5  #: most skills taken from one reply
 class Curation:
     added: tuple[str, ...]
     refused: tuple[str, ...]  #: one reason per refused entry
+
+
+@dataclass
+class CurationTrigger:
+    """Which on-screen instructions are new this episode (each is curated once)."""
+
+    seen: set[str] = field(default_factory=set)
+
+    def new(self, instructions: Sequence[str]) -> tuple[str, ...]:
+        fresh = tuple(i for i in instructions if i.lower() not in self.seen)
+        self.seen.update(i.lower() for i in fresh)
+        return fresh
+
+    def clear(self) -> None:
+        self.seen.clear()
 
 
 def read_skills(text: str) -> list[LearnedSkill]:
@@ -46,9 +66,12 @@ def curate(
     memory: ProceduralMemory,
     task: str,
     detail: str = "high",
+    instructions: Sequence[str] = (),
 ) -> Curation:
-    """One request with the last frame; add the valid skills to ``memory``."""
-    text = prompt.render(skills=memory.base.describe(), task=task)
+    """One request with the last frame and the ``instructions`` seen on it; add the valid
+    skills to ``memory``."""
+    shown = "\n".join(f"- {i}" for i in instructions) or "(read them from the screen)"
+    text = prompt.render(skills=memory.base.describe(), task=task, instructions=shown)
     reply = client.chat([user_message(text, [frame], detail)], module=MODULE)
     try:
         skills = read_skills(reply.text)

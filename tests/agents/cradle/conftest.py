@@ -1,14 +1,10 @@
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-from openai_server import FakeOpenAI  # noqa: E402
+from agents.cradle.testing import FakeOpenAI
 
 pytest.importorskip("openai")
 

@@ -45,4 +45,6 @@ def test_action_planning_shows_the_top_k_skills_retrieved_by_embedding(server):
     prompt = server.chat_requests()[0].body["messages"][0]["content"][0]["text"]
     shown = [n for n in env.unwrapped.skills if f"\n{n}(" in prompt]
     assert sorted(shown) == sorted(policy.last_info["skills"])
-    assert policy.last_info["episode_usage"]["calls"] == 3  # 2 embedding requests + 1 chat
+    assert policy.last_info["episode_usage"]["calls"] == 2  # 1 embedding request + 1 chat
+    policy.act(obs, info)  # the same task: documents and query are cached
+    assert sum(r.path.endswith("/embeddings") for r in server.requests) == 1

@@ -3,8 +3,12 @@
 Replies come from a queue of scripted items: a string (the reply text), a callable taking the
 request body and returning a string, or a dict ``{"status": 500}`` / ``{"delay": s, "text": t}``
 / ``{"text": None}`` (empty content). When the queue is empty ``default`` answers. Every chat
-request is recorded: its module (the first line of its text), number of images, their detail,
-and the characters of text.
+request is recorded: its module (the first line of its text), number of images, their detail
+and data URLs, and the characters of text. Requests must carry ``Bearer <token>``.
+
+Usage reported: ``prompt_tokens`` = characters of text // 4, plus 85 per image unless
+``count_images=False`` (a server that reports no image tokens, like many local servers);
+``completion_tokens`` = characters of the reply // 4.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ class Recorded:
     status: int
     n_images: int = 0
     details: list[str] = field(default_factory=list)
+    urls: list[str] = field(default_factory=list)
     text_chars: int = 0
     first_line: str = ""
     body: dict[str, Any] = field(default_factory=dict)
@@ -47,9 +52,13 @@ def embed_text(text: str) -> list[float]:
 
 class FakeOpenAI:
     def __init__(
-        self, token: str = "test-token", default: Item = "Action:\n```python\n```"
+        self,
+        token: str = "test-token",
+        default: Item = "Action:\n```python\n```",
+        count_images: bool = True,
     ) -> None:
         self.token = token
+        self.count_images = count_images
         self.default = default
         self.replies: deque[Item] = deque()
         self.requests: list[Recorded] = []
@@ -130,7 +139,7 @@ class FakeOpenAI:
             rec.status = item["status"]
             return self._send(h, item["status"], {"error": {"message": "injected", "type": "x"}})
         text = item.get("text")
-        prompt = rec.text_chars // 4 + 85 * rec.n_images
+        prompt = rec.text_chars // 4 + (85 * rec.n_images if self.count_images else 0)
         completion = len(text or "") // 4
         self._send(h, 200, {
             "id": f"chatcmpl-{len(self.requests)}", "object": "chat.completion",
@@ -155,6 +164,7 @@ class FakeOpenAI:
                 elif part.get("type") == "image_url":
                     rec.n_images += 1
                     rec.details.append(part["image_url"].get("detail", "auto"))
+                    rec.urls.append(part["image_url"]["url"])
         rec.text_chars = sum(len(t) for t in texts)
         first = next((t for t in texts if t.strip()), "")
         rec.first_line = first.strip().splitlines()[0] if first.strip() else ""

@@ -1,0 +1,58 @@
+"""CradlePolicy can be built for every registered env, with that game's checked templates."""
+
+from __future__ import annotations
+
+import gymnasium as gym
+import pytest
+
+import gcc_envs
+from agents.cradle import CradleConfig, CradlePolicy
+from agents.cradle.game_settings import load_settings
+from agents.cradle.prompts import FIELDS, PROMPT_DIR, load_prompts
+from gcc_envs.errors import DataError
+
+KEY = "GCC_TEST_OPENAI_KEY"
+
+
+@pytest.mark.parametrize("env_id", [*gcc_envs.registration.env_ids("sim"), "GCC/Desktop"])
+def test_cradle_policy_is_built_for_every_registered_env(env_id, server):
+    env = gym.make(env_id, obs_size=(90, 160))  # the desktop env launches nothing until reset
+    for fused in (False, True):
+        policy = CradlePolicy(env, base_url=server.base_url, api_key_env=KEY,
+                              config=CradleConfig(fused=fused))  # fmt: skip
+        assert set(policy.prompts) >= {"fused", "action_planning"} and len(policy.procedural.base)
+        policy.close()
+    env.close()
+    assert server.requests == []
+
+
+def test_every_registered_game_has_templates_and_valid_settings():
+    for env_id in gcc_envs.env_ids():
+        game = gym.spec(env_id).kwargs["game"]
+        load_prompts(game)
+        load_settings(game)
+
+
+def test_a_template_with_a_missing_field_is_refused_at_load(tmp_path):
+    for m in ("information_gathering", "self_reflection", "task_inference", "skill_curation",
+              "action_planning", "fused"):  # fmt: skip
+        (tmp_path / "g").mkdir(exist_ok=True)
+        (tmp_path / "g" / f"{m}.txt").write_text("$task")
+    with pytest.raises(DataError, match="missing field"):
+        load_prompts("g", tmp_path)
+
+
+def test_bad_settings_name_the_file_and_the_key(tmp_path):
+    (tmp_path / "g").mkdir()
+    (tmp_path / "g" / "settings.toml").write_text("max_calls = 0\n")
+    with pytest.raises(DataError, match="settings.toml: max_calls"):
+        load_settings("g", tmp_path)
+    (tmp_path / "g" / "settings.toml").write_text('visual_prompts = ["sparkles"]\n')
+    with pytest.raises(DataError, match="visual_prompts"):
+        load_settings("g", tmp_path)
+
+
+@pytest.mark.parametrize("game", sorted(p.name for p in PROMPT_DIR.iterdir() if p.is_dir()))
+def test_every_prompt_folder_loads_with_its_settings(game):
+    assert set(load_prompts(game)) == set(FIELDS)
+    assert load_settings(game).max_calls in (None, 1, 2)
