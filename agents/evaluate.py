@@ -82,6 +82,11 @@ def evaluate(
     """Run ``policy_name`` on ``env_id`` once per seed; write results (and videos) to ``out_dir``."""
     seeds = list(seeds)
     env = gym.make(env_id, render_mode="rgb_array" if video else None, **(env_kwargs or {}))
+    if policy_name == "cradle":
+        # Cradle reflects on the video of the last action, not only on its last frame
+        from wrappers import ChunkVideo
+
+        env = ChunkVideo(env, max_frames=8, as_list=True)
     slug = env_id.replace("/", "-")
     if video and out_dir is not None:
         try:
