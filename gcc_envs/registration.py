@@ -39,6 +39,10 @@ GAMES: dict[str, GameEntry] = {
         env_class="gcc_envs.games.stardew.env:StardewEnv",
         simulator="gcc_envs.games.stardew.sim:StardewSim",
     ),
+    "rdr2": GameEntry(
+        env_class="gcc_envs.games.rdr2.env:RDR2Env",
+        simulator="gcc_envs.games.rdr2.sim:RDR2Sim",
+    ),
     "desktop": GameEntry(
         env_class="gcc_envs.apps.desktop.env:DesktopEnv", default_backend="desktop"
     ),
@@ -49,11 +53,29 @@ ENVS: tuple[EnvRow, ...] = (
     EnvRow("GCC/Stardew-FarmClearup", "stardew", "farm_clearup", 100),
     EnvRow("GCC/Stardew-Cultivation", "stardew", "cultivation", 100),
     EnvRow("GCC/Stardew-Shopping", "stardew", "shopping", 100),
+    # RDR2: the paper allows 500 steps per checkpoint task, so a whole mission gets 500 per
+    # checkpoint (8 and 5); a checkpoint run alone (task="mission1:<name>") gets 500.
+    EnvRow("GCC/RDR2-Mission1", "rdr2", "mission1", 8 * 500),
+    EnvRow("GCC/RDR2-Mission2", "rdr2", "mission2", 5 * 500),
+    EnvRow("GCC/RDR2-Mission3", "rdr2", "mission3", 500),
     EnvRow("GCC/Desktop", "desktop", "open", 100),
 )
 
 #: kwargs of ``gym.make`` that configure a desktop backend rather than the env.
-DESKTOP_KWARGS = ("target", "launch", "display", "pause", "screen_size")
+DESKTOP_KWARGS = (
+    "target",
+    "launch",
+    "display",
+    "pause",
+    "screen_size",
+    "pause_key",
+    "pause_template",
+    "judge",
+    "kill_switch",
+    "draw_pointer",
+)
+#: kwargs of ``gym.make`` that configure a remote backend (with target, launch and pause).
+REMOTE_KWARGS = ("url", "token", "timeout", "capture_format")
 
 
 def load(path: str) -> Any:
@@ -62,21 +84,54 @@ def load(path: str) -> Any:
     return getattr(importlib.import_module(module), attr)
 
 
+def live_module(entry: GameEntry) -> Any:
+    """The game's ``live`` module (``games/<game>/live.py``, next to its env module)."""
+    package = entry.env_class.partition(":")[0].rpartition(".")[0]
+    try:
+        return importlib.import_module(f"{package}.live")
+    except ImportError as e:
+        raise GCCError(
+            f"{package} has no live profile (live.py); it cannot run on a desktop"
+        ) from e
+
+
 def make_backend(game: str, backend: str, obs_size: Any = None, **desktop: Any) -> Any:
     """The backend object for ``backend="sim" | "desktop" | "remote"``."""
     entry = GAMES[game]
-    if desktop and backend != "desktop":
-        raise GCCError(f"{sorted(desktop)} apply to backend='desktop' only")
+    if desktop and backend not in ("desktop", "remote"):
+        raise GCCError(f"{sorted(desktop)} apply to backend='desktop' or 'remote' only")
+    only = set(REMOTE_KWARGS) if backend == "desktop" else {"display", "screen_size", "kill_switch"}
+    if set(desktop) & only:
+        raise GCCError(f"{sorted(set(desktop) & only)} do not apply to backend={backend!r}")
     if backend == "sim":
         if entry.simulator is None:
             raise GCCError(f"{game} has no simulator; use backend='desktop'")
         from gcc_envs.backends.sim import SimBackend
 
         return SimBackend(load(entry.simulator)(), obs_size)
-    if backend == "desktop" and entry.default_backend == "desktop":
+    if backend == "desktop":
         from gcc_envs.backends.desktop.backend import DesktopBackend
+        from gcc_envs.backends.desktop.judge import make_judge
 
-        return DesktopBackend(obs_size, **desktop)
+        spec = desktop.pop("judge", None)
+        if entry.default_backend == "desktop":  # an app: a judge only when asked for
+            judge = None if spec is None else make_judge(spec)
+            return DesktopBackend(obs_size, judge=judge, **desktop)
+        # a real game: its live profile names the window and the pause method; success needs
+        # an explicit judge (a state-file judge rebuilds the game's state with its mirror)
+        live = live_module(entry)
+        judge = make_judge(spec, getattr(live, "state_mirror", None))
+        if desktop.get("pause_template") is None and getattr(live, "PAUSE_TEMPLATE", None):
+            desktop["pause_template"] = live.PAUSE_TEMPLATE  # a PNG of the pause screen
+        return DesktopBackend(obs_size, profile=live.PROFILE, judge=judge, **desktop)
+    if backend == "remote":  # as "desktop", with the screen and the judge on the server
+        from gcc_envs.backends.remote import RemoteBackend
+
+        if entry.default_backend == "desktop":
+            return RemoteBackend(obs_size, **desktop)
+        live = live_module(entry)
+        mirror = getattr(live, "state_mirror", None)
+        return RemoteBackend(obs_size, profile=live.PROFILE, mirror=mirror, **desktop)
     if backend in ("desktop", "remote"):
         raise GCCError(
             f"backend={backend!r} is not available for {game} in this version; "
@@ -91,10 +146,19 @@ def make_env(
     """Entry point of every registered id."""
     if game not in GAMES:
         raise GCCError(f"unknown game {game!r}; known: {sorted(GAMES)}")
-    desktop = {k: kwargs.pop(k) for k in DESKTOP_KWARGS if k in kwargs}
+    desktop = {k: kwargs.pop(k) for k in (*DESKTOP_KWARGS, *REMOTE_KWARGS) if k in kwargs}
     backend = GAMES[game].default_backend if backend is None else backend
     env_class = load(GAMES[game].env_class)
-    return env_class(backend=make_backend(game, backend, obs_size, **desktop), task=task, **kwargs)
+    made = make_backend(game, backend, obs_size, **desktop)
+    if not getattr(made, "clock_driven", True) and GAMES[game].simulator is not None:
+        kwargs.setdefault("time_mode", "paused")  # a real game runs in real time (DESIGN 2.1)
+    env = env_class(backend=made, task=task, **kwargs)
+    judge = getattr(made, "judge", None)
+    if judge is not None:  # success is the judge's call (gcc_envs.backends.desktop.judge)
+        from gcc_envs.backends.desktop.judge import judged
+
+        return judged(env, judge)
+    return env
 
 
 def register_all() -> None:

@@ -1,0 +1,121 @@
+"""Companions and horses: path following that waits for a lagging player, riders, led horses."""
+
+from __future__ import annotations
+
+import math
+
+from gcc_envs.games.rdr2.sim import geometry as geo
+from gcc_envs.games.rdr2.sim.data import NPCSpec
+from gcc_envs.games.rdr2.sim.state import CELL_M, NPC, WorldState
+from gcc_envs.games.rdr2.sim.world import player_dist
+
+#: A companion stops and waits while the player is further than this (metres).
+WAIT_M = 15.0
+#: Companion speeds (m/s) on foot and mounted.
+WALK_SPEED = 2.8
+RIDE_SPEED = 6.5
+#: A led horse keeps this far behind the player (metres) and walks at most this fast (m/s).
+LEAD_GAP_M = 2.0
+LEAD_SPEED = 4.5
+
+
+def step_companion(state: WorldState, npc: NPC, dt: float) -> None:
+    """Walk ``npc`` along its path; wait while the player lags more than :data:`WAIT_M` behind.
+
+    The player lags when their closest point on the path lies behind the NPC's.
+    """
+    if not npc.alive or npc.hostile or npc.state in ("downed", "carried", "on_horse"):
+        return
+    if npc.path_index >= len(npc.path):
+        npc.state = "idle"
+        _carry_horse(state, npc)
+        return
+    tx, ty = npc.path[npc.path_index]
+    p = state.player
+    lagging = geo.path_progress(npc.path, p.x, p.y) < geo.path_progress(npc.path, npc.x, npc.y)
+    if lagging and player_dist(state, npc.x, npc.y) > WAIT_M:
+        npc.state = "wait"
+        _face_player(state, npc)
+        _carry_horse(state, npc)
+        return
+    speed = RIDE_SPEED if npc.mounted else WALK_SPEED
+    d = geo.dist(npc.x, npc.y, tx, ty)
+    step = speed * dt
+    if d <= step:
+        npc.x, npc.y = tx, ty
+        npc.path_index += 1
+    else:
+        npc.x += (tx - npc.x) / d * step
+        npc.y += (ty - npc.y) / d * step
+        npc.yaw_deg = geo.heading(tx - npc.x, ty - npc.y)
+    npc.state = "ride" if npc.mounted else "walk"
+    _carry_horse(state, npc)
+
+
+def path_done(npc: NPC) -> bool:
+    return npc.path_index >= len(npc.path)
+
+
+def set_path(npc: NPC, points: tuple[tuple[float, float], ...] | list[tuple[float, float]]) -> None:
+    npc.path = list(points)
+    npc.path_index = 0
+
+
+def _face_player(state: WorldState, npc: NPC) -> None:
+    p = state.player
+    if geo.dist(npc.x, npc.y, p.x, p.y) > 0.1:
+        npc.yaw_deg = geo.heading(p.x - npc.x, p.y - npc.y)
+
+
+def _carry_horse(state: WorldState, npc: NPC) -> None:
+    if npc.mounted and npc.mounted in state.horses:
+        h = state.horses[npc.mounted]
+        h.x, h.y, h.yaw_deg = npc.x, npc.y, npc.yaw_deg
+        h.state = "walk" if npc.state == "ride" else "idle"
+
+
+def step_horses(state: WorldState, dt: float) -> None:
+    """The player's mount follows the player; a led horse trails behind."""
+    p = state.player
+    for h in state.horses.values():
+        if not h.alive:
+            continue
+        if p.mounted == h.id:
+            h.x, h.y, h.yaw_deg = p.x, p.y, p.yaw_deg
+            h.state = "run" if p.running and p.moving else ("walk" if p.moving else "idle")
+        elif p.leading == h.id:
+            d = geo.dist(h.x, h.y, p.x, p.y)
+            if d > LEAD_GAP_M:
+                step = min(LEAD_SPEED * dt, d - LEAD_GAP_M)
+                h.x += (p.x - h.x) / d * step
+                h.y += (p.y - h.y) / d * step
+                h.yaw_deg = geo.heading(p.x - h.x, p.y - h.y)
+                h.state = "led"
+            else:
+                h.state = "idle"
+        elif not h.calm:
+            # a spooked horse stamps and turns in its stall
+            h.yaw_deg = geo.wrap_deg(h.yaw_deg + 90.0 * dt * math.sin(state.clock * 3.0))
+            h.state = "spooked"
+
+
+def cell_of(x: float, y: float) -> tuple[int, int]:
+    return int(math.floor(x / CELL_M)), int(math.floor(y / CELL_M))
+
+
+def npc_from_spec(s: NPCSpec) -> NPC:
+    x, y, yaw = s.at
+    return NPC(
+        name=s.name,
+        kind=s.kind,
+        x=x,
+        y=y,
+        yaw_deg=yaw,
+        health=s.health,
+        max_health=s.health,
+        hostile=s.hostile,
+        mounted=s.mounted,
+        cover=s.cover,
+        speed=s.speed,
+        state=s.state,
+    )

@@ -1,0 +1,86 @@
+"""Which billboards a world state shows: NPCs, horses (with their riders), wolves and props."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from gcc_envs.games.rdr2.sim import sprite_art as art
+from gcc_envs.games.rdr2.sim.sprites import Billboard
+from gcc_envs.games.rdr2.sim.state import BLOCKS, CELL_M
+
+#: Prop kinds never drawn as billboards (doors are wall blocks while closed).
+HIDDEN_PROPS = frozenset({"door"})
+
+
+def _board(
+    x_m: float, y_m: float, kind: str, key: art.ArtKey, yaw_deg: float | None = None
+) -> Billboard:
+    w, h = art.size_m(kind)
+    return Billboard(x_m / CELL_M, y_m / CELL_M, w, h, key, yaw_deg)
+
+
+def _npc(npc: Any) -> Billboard | None:
+    state = getattr(npc, "state", "idle")
+    if getattr(npc, "mounted", None) or state == "carried":
+        return None  # drawn on its horse, or on the player's shoulder
+    if npc.kind == "wolf":
+        return _board(npc.x, npc.y, "wolf", ("wolf", not npc.alive), npc.yaw_deg)
+    if npc.kind == "horse_barn":
+        return _board(npc.x, npc.y, "horse", ("horse", "barn", None), npc.yaw_deg)
+    if not npc.alive or state == "downed":
+        return _board(npc.x, npc.y, "lying", ("person", npc.kind, True))
+    return _board(npc.x, npc.y, "person", ("person", npc.kind, False))
+
+
+def _rider_kind(state: Any, rider: str | None) -> str | None:
+    if rider is None:
+        return None
+    npc = state.npcs.get(rider)
+    return npc.kind if npc is not None else rider
+
+
+def tree_billboards(
+    walls: np.ndarray, x: float, y: float, max_cells: float, snow: bool
+) -> list[Billboard]:
+    """A fir billboard on every tree cell within ``max_cells`` of cell position (x, y)."""
+    rows, cols = np.nonzero(walls == BLOCKS["tree"])
+    if len(rows) == 0:
+        return []
+    near = (cols + 0.5 - x) ** 2 + (rows + 0.5 - y) ** 2 <= max_cells**2
+    w, h = art.size_m("pine")
+    key = ("pine", snow)
+    return [
+        Billboard(c + 0.5, r + 0.5, w, h, key)
+        for r, c in zip(rows[near].tolist(), cols[near].tolist(), strict=True)
+    ]
+
+
+def world_billboards(state: Any, max_cells: float = 120.0) -> list[Billboard]:
+    """Every billboard of ``state`` (unsorted); the player's own mount is not one."""
+    p = state.player
+    out = tree_billboards(state.map.walls, p.x / CELL_M, p.y / CELL_M, max_cells, state.map.snow)
+    for npc in state.npcs.values():
+        bb = _npc(npc)
+        if bb is not None:
+            out.append(bb)
+    for horse in state.horses.values():
+        rider = getattr(horse, "rider", None)
+        if rider == "arthur" or state.player.mounted == horse.id:
+            continue
+        if not horse.alive:
+            continue
+        owner = getattr(horse, "owner", "player")
+        kind = "rider" if rider else "horse"
+        out.append(
+            _board(
+                horse.x, horse.y, kind, ("horse", owner, _rider_kind(state, rider)), horse.yaw_deg
+            )
+        )
+    for prop in state.props.values():
+        if prop.kind in HIDDEN_PROPS or prop.kind not in art.SIZES:
+            continue
+        used = bool(getattr(prop, "open", False) or getattr(prop, "looted", False))
+        out.append(_board(prop.x, prop.y, prop.kind, ("prop", prop.kind, used)))
+    return out

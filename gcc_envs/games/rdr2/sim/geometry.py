@@ -1,0 +1,158 @@
+"""Pure geometry on the ground plane: angles, distances, grid collision and line of sight.
+
+Positions are metres (see :mod:`gcc_envs.games.rdr2.sim.state`); grids are ``(rows, cols)``
+arrays indexed ``[row, col]`` with cells of ``cell_m`` metres.
+
+>>> wrap_deg(-90.0), angle_diff(350.0, 10.0), round(heading(0.0, 1.0), 1)
+(270.0, -20.0, 90.0)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+import numpy as np
+
+
+def wrap_deg(a: float) -> float:
+    """``a`` in [0, 360)."""
+    return float(a % 360.0)
+
+
+def angle_diff(a: float, b: float) -> float:
+    """Signed ``a - b`` in [-180, 180)."""
+    return float((a - b + 180.0) % 360.0 - 180.0)
+
+
+def heading(dx: float, dy: float) -> float:
+    """Yaw (degrees, 0 = +x, 90 = +y) of the direction (dx, dy)."""
+    return wrap_deg(math.degrees(math.atan2(dy, dx)))
+
+
+def dist(ax: float, ay: float, bx: float, by: float) -> float:
+    return math.hypot(bx - ax, by - ay)
+
+
+def segment_point_distance(
+    ax: float, ay: float, bx: float, by: float, px: float, py: float
+) -> float:
+    """Distance from point P to segment AB."""
+    vx, vy = bx - ax, by - ay
+    n = vx * vx + vy * vy
+    t = 0.0 if n == 0 else min(max(((px - ax) * vx + (py - ay) * vy) / n, 0.0), 1.0)
+    return math.hypot(ax + t * vx - px, ay + t * vy - py)
+
+
+def cell_blocked(walls: np.ndarray, level: np.ndarray, col: int, row: int, z: int) -> bool:
+    """Whether a walker standing at level ``z`` cannot enter cell (col, row)."""
+    rows, cols = walls.shape
+    if not (0 <= col < cols and 0 <= row < rows):
+        return True
+    return bool(walls[row, col] != 0 or level[row, col] > z)
+
+
+def circle_free(
+    walls: np.ndarray,
+    level: np.ndarray,
+    cell_m: float,
+    x: float,
+    y: float,
+    r: float,
+    z: int,
+    solids: Iterable[tuple[float, float, float]] = (),
+) -> bool:
+    """Whether a circle of radius ``r`` at (x, y) fits: it overlaps no wall cell and no solid
+    circle, and its centre is on a cell no higher than level ``z`` (ledges block by the centre,
+    so a walker can step down and move away from a ledge's foot).
+    """
+    rows, cols = walls.shape
+    col, row = int(math.floor(x / cell_m)), int(math.floor(y / cell_m))
+    if not (0 <= col < cols and 0 <= row < rows) or level[row, col] > z:
+        return False
+    c0, c1 = int(math.floor((x - r) / cell_m)), int(math.floor((x + r) / cell_m))
+    r0, r1 = int(math.floor((y - r) / cell_m)), int(math.floor((y + r) / cell_m))
+    for row in range(r0, r1 + 1):
+        for col in range(c0, c1 + 1):
+            inside = 0 <= col < cols and 0 <= row < rows
+            if inside and walls[row, col] == 0:
+                continue
+            nx = min(max(x, col * cell_m), (col + 1) * cell_m)
+            ny = min(max(y, row * cell_m), (row + 1) * cell_m)
+            if (nx - x) ** 2 + (ny - y) ** 2 < r * r:
+                return False
+    return all((sx - x) ** 2 + (sy - y) ** 2 >= (sr + r) ** 2 for sx, sy, sr in solids)
+
+
+def move_circle(
+    walls: np.ndarray,
+    level: np.ndarray,
+    cell_m: float,
+    x: float,
+    y: float,
+    dx: float,
+    dy: float,
+    r: float,
+    z: int,
+    solids: Iterable[tuple[float, float, float]] = (),
+) -> tuple[float, float]:
+    """Slide a circle by (dx, dy), one axis at a time, stopping where it would overlap."""
+    solids = tuple(solids)
+    if dx and circle_free(walls, level, cell_m, x + dx, y, r, z, solids):
+        x += dx
+    if dy and circle_free(walls, level, cell_m, x, y + dy, r, z, solids):
+        y += dy
+    return x, y
+
+
+def line_of_sight(
+    walls: np.ndarray, cell_m: float, ax: float, ay: float, bx: float, by: float
+) -> bool:
+    """Whether no wall cell lies on the segment AB (sampled every quarter cell)."""
+    d = dist(ax, ay, bx, by)
+    n = max(int(d / (cell_m * 0.25)), 1)
+    t = np.linspace(0.0, 1.0, n + 1)
+    cols = np.floor((ax + (bx - ax) * t) / cell_m).astype(np.int64)
+    rows = np.floor((ay + (by - ay) * t) / cell_m).astype(np.int64)
+    h, w = walls.shape
+    if (cols < 0).any() or (rows < 0).any() or (cols >= w).any() or (rows >= h).any():
+        return False
+    hit = walls[rows, cols] != 0
+    start, end = (rows[0], cols[0]), (rows[-1], cols[-1])
+    # the cells the segment starts and ends in do not block (a door frame, a wall-hugger)
+    mask = ~(((rows == start[0]) & (cols == start[1])) | ((rows == end[0]) & (cols == end[1])))
+    return not bool((hit & mask).any())
+
+
+def aim_error_deg(
+    ox: float, oy: float, yaw_deg: float, tx: float, ty: float, radius: float
+) -> float:
+    """Degrees by which a ray from O along ``yaw_deg`` misses a circle (0 when it hits)."""
+    d = dist(ox, oy, tx, ty)
+    if d <= radius:
+        return 0.0
+    off = abs(angle_diff(heading(tx - ox, ty - oy), yaw_deg))
+    return max(0.0, off - math.degrees(math.asin(radius / d)))
+
+
+def polyline_length(points: Iterable[tuple[float, float]]) -> float:
+    pts = list(points)
+    return sum(dist(*a, *b) for a, b in zip(pts, pts[1:]))
+
+
+def path_progress(points: list[tuple[float, float]], x: float, y: float) -> float:
+    """Arc length along the polyline of the point on it closest to (x, y).
+
+    >>> path_progress([(0.0, 0.0), (10.0, 0.0), (10.0, 10.0)], 12.0, 4.0)
+    14.0
+    """
+    best_d, best_s, run = math.inf, 0.0, 0.0
+    for (ax, ay), (bx, by) in zip(points, points[1:]):
+        vx, vy = bx - ax, by - ay
+        n = vx * vx + vy * vy
+        t = 0.0 if n == 0 else min(max(((x - ax) * vx + (y - ay) * vy) / n, 0.0), 1.0)
+        d = math.hypot(ax + t * vx - x, ay + t * vy - y)
+        if d < best_d:
+            best_d, best_s = d, run + t * math.sqrt(n)
+        run += math.sqrt(n)
+    return best_s

@@ -1,0 +1,120 @@
+"""What the first-person camera sees of the player: the horse's neck when mounted, the gun in
+hand, a muzzle flash, a carried man's arm, and falling snow in front of it all."""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from typing import Any
+
+import cv2
+import numpy as np
+
+from gcc_envs.games.rdr2.sim import sprite_art as art
+from gcc_envs.games.rdr2.sim.hud import scale
+from gcc_envs.games.rdr2.sim.scene import under_roof
+from gcc_envs.games.rdr2.sim.sky import sky_colors
+from gcc_envs.games.rdr2.sim.state import CELL_M, GUNS
+
+
+def _poly(frame: np.ndarray, pts: list[tuple[float, float]], color: tuple[int, int, int]) -> None:
+    h, w = frame.shape[:2]
+    arr = np.array([[x * w, y * h] for x, y in pts]) * 16
+    cv2.fillPoly(frame, [np.round(arr).astype(np.int32)], color, cv2.LINE_AA, 4)
+
+
+def _lit(state: Any, *colors: tuple[int, ...]) -> list[tuple[int, int, int]]:
+    """``colors`` dimmed by the daylight of the state's hour."""
+    k = sky_colors(state.time_of_day(), state.map.snow).light
+    return [tuple(int(c * k) for c in col) for col in colors]  # type: ignore[misc]
+
+
+def draw_horse_neck(frame: np.ndarray, state: Any) -> None:
+    """The mount's neck, mane and ears rising from the bottom centre."""
+    owner = "player"
+    horse = state.horses.get(state.player.mounted) if state.player.mounted else None
+    if horse is not None:
+        owner = getattr(horse, "owner", "player")
+    coat = art.HORSE_COATS.get(owner, art.HORSE_COATS["player"])
+    coat, dark = _lit(state, coat, tuple(int(c * 0.5) for c in coat))
+    bob = 0.006 * math.sin(state.clock * 9.0) if getattr(state.player, "moving", False) else 0.0
+    _poly(
+        frame,
+        [
+            (0.40, 1.0),
+            (0.44, 0.80 + bob),
+            (0.47, 0.72 + bob),
+            (0.53, 0.72 + bob),
+            (0.56, 0.80 + bob),
+            (0.60, 1.0),
+        ],
+        coat,
+    )
+    _poly(frame, [(0.47, 0.73 + bob), (0.53, 0.73 + bob), (0.515, 1.0), (0.485, 1.0)], dark)  # mane
+    _poly(frame, [(0.455, 0.735 + bob), (0.465, 0.68 + bob), (0.478, 0.73 + bob)], coat)  # ears
+    _poly(frame, [(0.522, 0.73 + bob), (0.535, 0.68 + bob), (0.545, 0.735 + bob)], coat)
+
+
+def draw_gun(frame: np.ndarray, state: Any) -> None:
+    """The gun raised in a gloved hand while aiming (holstered otherwise), and its flash."""
+    weapon = state.player.weapon
+    flash = float(getattr(state.ui, "muzzle_flash", 0.0))
+    if weapon not in GUNS or not (state.player.aiming or flash > 0.05):
+        return
+    metal, dark, wood, glove = _lit(state, (84, 86, 92), (44, 44, 48), (110, 70, 40), (92, 64, 42))
+    if weapon == "revolver":
+        tip = (0.575, 0.745)
+        _poly(frame, [(0.575, 0.738), (0.665, 0.778), (0.66, 0.797), (0.57, 0.757)], metal)
+        _poly(frame, [(0.645, 0.765), (0.695, 0.787), (0.69, 0.822), (0.64, 0.80)], dark)
+        _poly(frame, [(0.68, 0.80), (0.705, 0.80), (0.745, 0.93), (0.712, 0.95)], wood)
+        _poly(frame, [(0.69, 0.86), (0.76, 0.85), (0.80, 1.0), (0.70, 1.0)], glove)
+    else:
+        tip = (0.545, 0.735)
+        _poly(frame, [(0.545, 0.73), (0.80, 0.86), (0.795, 0.875), (0.54, 0.745)], metal)
+        _poly(frame, [(0.70, 0.80), (0.90, 0.90), (0.88, 1.0), (0.66, 0.86)], wood)
+        _poly(frame, [(0.74, 0.86), (0.81, 0.85), (0.85, 1.0), (0.75, 1.0)], glove)
+    if flash > 0.05:
+        h, w = frame.shape[:2]
+        cx, cy = round(tip[0] * w), round(tip[1] * h)
+        r = max(2, round(26 * scale(h, w) * flash))
+        cv2.circle(frame, (cx, cy), r, (255, 200, 90), -1, cv2.LINE_AA)
+        cv2.circle(frame, (cx, cy), max(1, r // 2), (255, 250, 220), -1, cv2.LINE_AA)
+
+
+def draw_carried(frame: np.ndarray, state: Any) -> None:
+    """A carried man's legs hang over the right shoulder."""
+    if not getattr(state.player, "carrying", None):
+        return
+    legs, boots = _lit(state, (60, 58, 70), (40, 28, 20))
+    _poly(frame, [(0.78, 1.0), (0.84, 0.62), (0.92, 0.60), (0.92, 1.0)], legs)
+    _poly(frame, [(0.83, 0.64), (0.86, 0.56), (0.94, 0.55), (0.93, 0.62)], boots)
+
+
+@lru_cache(maxsize=4)
+def _flakes(n: int) -> np.ndarray:
+    return np.random.default_rng(1899).random((n, 3)).astype(np.float32)
+
+
+def draw_snowfall(frame: np.ndarray, state: Any, fov_deg: float) -> None:
+    """Flakes drifting down and sliding sideways as the view turns (deterministic in time)."""
+    h, w = frame.shape[:2]
+    n = max(8, int(h * w * 0.0004))
+    f = _flakes(n)
+    u = (f[:, 0] - state.player.yaw_deg / fov_deg + 0.05 * np.sin(state.clock + f[:, 2] * 6)) % 1.0
+    v = (f[:, 1] + state.clock * (0.08 + 0.1 * f[:, 2])) % 1.0
+    x = (u * w).astype(np.int32)
+    y = (v * h).astype(np.int32)
+    k = max(1, round(2 * scale(h, w)))
+    for dx in range(k):
+        for dy in range(k):
+            frame[np.minimum(y + dy, h - 1), np.minimum(x + dx, w - 1)] = (244, 246, 250)
+
+
+def draw(frame: np.ndarray, state: Any, fov_deg: float) -> None:
+    m = state.map
+    if m.snow and not under_roof(m.roof, state.player.x / CELL_M, state.player.y / CELL_M):
+        draw_snowfall(frame, state, fov_deg)
+    if state.player.mounted:
+        draw_horse_neck(frame, state)
+    draw_carried(frame, state)
+    draw_gun(frame, state)

@@ -1,0 +1,235 @@
+"""The gameplay HUD: objective line, key prompts, tutorial box, cores, crosshair, loot ring,
+damage vignette, money and ammo. Sizes scale with ``min(H / 720, W / 1280)``.
+
+Layout (native 1280x720): tutorial box top left, ammo and money top right, key prompts stacked
+at the bottom right, the objective and subtitles at the bottom centre, health and stamina
+cores just above the minimap (drawn by :mod:`minimap`).
+"""
+
+from __future__ import annotations
+
+import math
+import textwrap
+from functools import lru_cache
+from typing import Any
+
+import cv2
+import numpy as np
+
+from gcc_envs.games.rdr2.sim import text
+from gcc_envs.games.rdr2.sim.minimap import MapBox
+from gcc_envs.games.rdr2.sim.state import GUNS
+
+WHITE = (255, 255, 255)
+DAMAGE_RED = (170, 0, 0)
+OBJECTIVE_PX = 26
+PROMPT_PX = 22
+TUTORIAL_PX = 20
+SUBTITLE_PX = 22
+#: Tutorial box width (native pixels) and its wrap width in characters.
+TUTORIAL_W = 380
+TUTORIAL_CHARS = 32
+
+
+def scale(height: int, width: int) -> float:
+    return min(height / 720.0, width / 1280.0)
+
+
+def px(base: float, s: float) -> int:
+    return max(1, round(base * s))
+
+
+def panel(frame: np.ndarray, x0: int, y0: int, x1: int, y1: int, alpha: float = 0.6) -> None:
+    """Darken a rectangle (a translucent black panel)."""
+    h, w = frame.shape[:2]
+    x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+    if x0 < x1 and y0 < y1:
+        region = frame[y0:y1, x0:x1]
+        region[:] = cv2.convertScaleAbs(region, alpha=1.0 - alpha)
+
+
+def prompt_lines(state: Any) -> list[str]:
+    """The key prompt strings shown at the bottom right, top to bottom."""
+    out = []
+    for p in state.ui.prompts:
+        t = p.text() if hasattr(p, "text") else f"[{p.key}] {p.label}"
+        out.append(t)
+    return out
+
+
+def tutorial_lines(s: str) -> list[str]:
+    """The wrapped lines of a tutorial box."""
+    return textwrap.wrap(s, TUTORIAL_CHARS) or [""]
+
+
+def draw_objective(frame: np.ndarray, state: Any, s: float) -> None:
+    h, w = frame.shape[:2]
+    sub = getattr(state.ui, "subtitle", "")
+    y = h - px(48, s)
+    if state.ui.objective:
+        size = text.fit_px(state.ui.objective, px(OBJECTIVE_PX, s), w * 0.6)
+        tw, th = text.size(state.ui.objective, size)
+        pad = px(10, s)
+        panel(
+            frame,
+            round(w / 2 - tw / 2 - 3 * pad),
+            round(y - th - pad),
+            round(w / 2 + tw / 2 + 3 * pad),
+            round(y + pad),
+            0.4,
+        )
+        text.draw(frame, state.ui.objective, w / 2, y, size, WHITE, "mb")
+        y -= size * 1.6
+    if sub:
+        size = text.fit_px(sub, px(SUBTITLE_PX, s), w * 0.7)
+        tw, th = text.size(sub, size)
+        pad = px(6, s)
+        panel(
+            frame,
+            round((w - tw) / 2 - pad),
+            round(y - th - pad),
+            round((w + tw) / 2 + pad),
+            round(y + pad),
+            0.3,
+        )
+        text.draw(frame, sub, w / 2, y, size, (236, 226, 200), "mb")
+
+
+def draw_prompts(frame: np.ndarray, state: Any, s: float) -> list[tuple[int, int, int, int]]:
+    """Prompts right-aligned, bottom up; returns their boxes (the first is the top one)."""
+    h, w = frame.shape[:2]
+    lines = prompt_lines(state)
+    size = px(PROMPT_PX, s)
+    step = round(size * 2.0)
+    x1 = w - px(28, s)
+    y = h - px(36, s) - step * (len(lines) - 1)
+    boxes = []
+    for line in lines:
+        tw, th = text.size(line, size, True)
+        pad = px(8, s)
+        panel(frame, x1 - tw - 2 * pad, y - th - pad, x1 + pad // 2, y + pad, 0.55)
+        boxes.append(text.draw(frame, line, x1 - pad // 2, y, size, WHITE, "rb", bold=True))
+        y += step
+    return boxes
+
+
+def draw_tutorial(frame: np.ndarray, state: Any, s: float) -> None:
+    tut = state.ui.tutorial
+    if tut is None or not tut.text:
+        return
+    size = px(TUTORIAL_PX, s)
+    lines = tutorial_lines(tut.text)
+    x0, y0 = px(26, s), px(30, s)
+    pad = px(14, s)
+    line_h = round(size * 1.4)
+    panel(frame, x0, y0, x0 + px(TUTORIAL_W, s), y0 + 2 * pad + line_h * len(lines), 0.65)
+    frame[y0 : y0 + 2 * pad + line_h * len(lines), x0 : x0 + max(1, px(4, s))] = (196, 30, 30)
+    for i, line in enumerate(lines):
+        text.draw(frame, line, x0 + pad + px(4, s), y0 + pad + i * line_h, size, WHITE, "lt")
+
+
+def draw_cores(frame: np.ndarray, state: Any, b: MapBox, s: float) -> None:
+    """Health and stamina cores: rings above the minimap's right shoulder."""
+    p = state.player
+    r = max(3, px(14, s))
+    cy = b.cy - b.r - px(6, s) - r
+    for i, (frac, color) in enumerate(
+        [
+            (p.health / max(p.max_health, 1e-6), (220, 40, 36)),
+            (0.35 if getattr(p, "running", False) else 1.0, (240, 240, 240)),
+        ]
+    ):
+        cx = b.cx - b.r + r + i * (2 * r + px(8, s))
+        cv2.circle(frame, (cx, cy), r, (20, 20, 20), -1, cv2.LINE_AA)
+        inner = max(1, round((r - 2) * math.sqrt(max(0.0, min(1.0, frac)))))
+        cv2.circle(frame, (cx, cy), inner, color, -1, cv2.LINE_AA)
+        cv2.circle(frame, (cx, cy), r, (200, 200, 200), max(1, px(2, s)), cv2.LINE_AA)
+
+
+def draw_top_right(frame: np.ndarray, state: Any, s: float) -> None:
+    h, w = frame.shape[:2]
+    p = state.player
+    x = w - px(28, s)
+    y = px(26, s)
+    size = px(20, s)
+    if p.weapon in GUNS:
+        box = text.draw(frame, f"{p.ammo_clip} | {p.ammo_reserve}", x, y, size, WHITE, "rt", True)
+        text.draw(frame, p.weapon.title(), box[0] - px(12, s), y, size, (220, 210, 190), "rt")
+        y = box[3] + px(10, s)
+    shopping = state.ui.shop.open or getattr(state.mission, "name", "") == "mission3"
+    if shopping:
+        text.draw(frame, f"${p.money:.2f}", x, y, size, (236, 222, 170), "rt", True)
+
+
+def draw_crosshair(frame: np.ndarray, state: Any, s: float) -> None:
+    h, w = frame.shape[:2]
+    cx, cy = w // 2, h // 2
+    if state.player.aiming:
+        r = max(2, px(3, s))
+        cv2.circle(frame, (cx, cy), r + 1, (0, 0, 0), -1, cv2.LINE_AA)
+        cv2.circle(frame, (cx, cy), r, WHITE, -1, cv2.LINE_AA)
+        cv2.circle(frame, (cx, cy), px(16, s), (230, 230, 230), max(1, px(1.5, s)), cv2.LINE_AA)
+    hit = getattr(state.ui, "hit_marker", 0.0)
+    if hit > 0.05:
+        k, g = px(14, s), px(5, s)
+        c = (255, 255, 255)
+        for sx, sy in ((1, 1), (1, -1), (-1, 1), (-1, -1)):
+            cv2.line(
+                frame,
+                (cx + sx * g, cy + sy * g),
+                (cx + sx * k, cy + sy * k),
+                c,
+                max(1, px(2, s)),
+                cv2.LINE_AA,
+            )
+
+
+def draw_loot_ring(frame: np.ndarray, state: Any, s: float) -> None:
+    frac = getattr(state.ui, "loot_progress", None)
+    if frac is None:
+        return
+    h, w = frame.shape[:2]
+    cx, cy, r = w // 2, round(h * 0.62), px(26, s)
+    cv2.circle(frame, (cx, cy), r, (30, 30, 30), max(2, px(6, s)), cv2.LINE_AA)
+    end = -90 + 360.0 * max(0.0, min(1.0, frac))
+    cv2.ellipse(frame, (cx, cy), (r, r), 0, -90, end, WHITE, max(2, px(6, s)), cv2.LINE_AA)
+    text.draw(frame, "R", cx, cy, px(20, s), WHITE, "mm", bold=True)
+
+
+@lru_cache(maxsize=8)
+def _vignette(h: int, w: int) -> np.ndarray:
+    """(H, W) float32 weight: 0 in the middle, 1 in the corners."""
+    y = (np.arange(h, dtype=np.float32) + 0.5) / h * 2.0 - 1.0
+    x = (np.arange(w, dtype=np.float32) + 0.5) / w * 2.0 - 1.0
+    r = np.sqrt(x[None, :] ** 2 + y[:, None] ** 2) / math.sqrt(2.0)
+    v = np.clip((r - 0.35) / 0.65, 0.0, 1.0) ** 1.5
+    v.setflags(write=False)
+    return v
+
+
+def draw_damage(frame: np.ndarray, state: Any) -> None:
+    """Red vignette: the damage flash, and a steady one while health is low."""
+    a = float(getattr(state.ui, "damage_flash", 0.0))
+    health = state.player.health / max(state.player.max_health, 1e-6)
+    a = min(1.0, max(a, 0.5 * max(0.0, 0.35 - health) / 0.35))
+    if a <= 0.01:
+        return
+    h, w = frame.shape[:2]
+    wgt = _vignette(h, w) * np.float32(a)
+    red = np.empty_like(frame)
+    red[:] = DAMAGE_RED
+    frame[:] = cv2.blendLinear(frame, red, 1.0 - wgt, wgt)
+
+
+def draw(frame: np.ndarray, state: Any, b: MapBox) -> None:
+    """Everything of the HUD except the minimap (already drawn at ``b``)."""
+    h, w = frame.shape[:2]
+    s = scale(h, w)
+    draw_damage(frame, state)
+    draw_crosshair(frame, state, s)
+    draw_cores(frame, state, b, s)
+    draw_top_right(frame, state, s)
+    draw_tutorial(frame, state, s)
+    draw_objective(frame, state, s)
+    draw_prompts(frame, state, s)
+    draw_loot_ring(frame, state, s)

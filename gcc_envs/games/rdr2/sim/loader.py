@@ -1,0 +1,325 @@
+"""Loading ``sim/data/*.toml`` into :class:`~gcc_envs.games.rdr2.sim.data.GameData`.
+
+Files use grid cells; positions come out in metres. Every problem raises ``DataError`` naming
+the file, the entry and what is wrong.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from gcc_envs.errors import DataError
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+from gcc_envs.games.rdr2.sim.data import (
+    CheckpointSpec,
+    GameData,
+    HorseSpec,
+    MissionData,
+    NPCSpec,
+    Pose,
+    PropSpec,
+    RegionData,
+)
+from gcc_envs.games.rdr2.sim.state import BLOCKS, CELL_M, GROUNDS, NPC_KINDS, PROP_KINDS
+
+DATA_DIR = Path(__file__).with_name("data")
+MISSIONS = ("mission1", "mission2", "mission3")
+
+
+class _Entry:
+    """One TOML table with typed getters whose errors name file and entry."""
+
+    def __init__(self, file: str, entry: str, table: Any) -> None:
+        self.file, self.entry = file, entry
+        if not isinstance(table, dict):
+            self.fail(f"expected a table, got {type(table).__name__}")
+        self.t: dict[str, Any] = table
+
+    def fail(self, problem: str) -> Any:
+        raise DataError(f"{self.file}: {self.entry}: {problem}")
+
+    def get(self, key: str, kind: type | tuple[type, ...], default: Any = ...) -> Any:
+        if key not in self.t:
+            return self.fail(f"missing field {key!r}") if default is ... else default
+        v = self.t[key]
+        if isinstance(v, bool) and kind is not bool or not isinstance(v, kind):
+            self.fail(f"field {key!r} has the wrong type: {v!r}")
+        return v
+
+    def num(self, key: str, default: Any = ...) -> float:
+        return float(self.get(key, (int, float), default))
+
+    def text(self, key: str, default: Any = ...) -> str | None:
+        v = self.get(key, str, default)
+        return v or None
+
+    def pose(self, key: str, default: Any = ...) -> Pose:
+        v = self.get(key, list, default)
+        return self.as_pose(key, v)
+
+    def as_pose(self, key: str, v: Any) -> Pose:
+        if not (
+            isinstance(v, list)
+            and len(v) in (2, 3)
+            and all(isinstance(c, int | float) and not isinstance(c, bool) for c in v)
+        ):
+            self.fail(f"field {key!r} must be [col, row] or [col, row, yaw], got {v!r}")
+        yaw = float(v[2]) if len(v) == 3 else 0.0
+        return (float(v[0]) * CELL_M, float(v[1]) * CELL_M, yaw)
+
+
+def _read(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as f:
+            return tomllib.load(f)
+    except FileNotFoundError:
+        raise DataError(f"{path.name}: file not found in {path.parent}") from None
+    except tomllib.TOMLDecodeError as e:
+        raise DataError(f"{path.name}: not valid TOML: {e}") from None
+
+
+def _tables(file: str, doc: dict[str, Any], key: str) -> list[_Entry]:
+    raw = doc.get(key, [])
+    if not isinstance(raw, list):
+        raise DataError(f"{file}: {key!r} must be an array of tables ([[{key}]])")
+    out = []
+    for i, t in enumerate(raw):
+        label = t.get("name") or t.get("id") if isinstance(t, dict) else None
+        out.append(_Entry(file, f"{key} #{i + 1}" + (f" ({label})" if label else ""), t))
+    return out
+
+
+def load_region(path: Path, legend: dict[str, dict[str, Any]]) -> RegionData:
+    file = path.name
+    top = _Entry(file, "region", _read(path))
+    rows = [r for r in top.get("rows", str).split("\n") if r]
+    if not rows or len({len(r) for r in rows}) != 1:
+        top.fail("rows must be non-empty lines of equal length")
+    default_ground = top.get("ground", str)
+    if default_ground not in GROUNDS:
+        top.fail(f"ground {default_ground!r} is not one of {sorted(GROUNDS)}")
+    h, w = len(rows), len(rows[0])
+    walls = np.zeros((h, w), np.int8)
+    ground = np.full((h, w), GROUNDS[default_ground], np.int8)
+    roof = np.zeros((h, w), bool)
+    for y, row in enumerate(rows):
+        for x, ch in enumerate(row):
+            spec = legend.get(ch)
+            if spec is None:
+                top.fail(f"row {y} col {x}: character {ch!r} is not in legend.toml")
+            walls[y, x] = BLOCKS[spec.get("wall", "open")]
+            g = spec.get("ground", "default")
+            ground[y, x] = GROUNDS[default_ground if g == "default" else g]
+            roof[y, x] = bool(spec.get("roof", False))
+    level = np.zeros((h, w), np.int8)
+    bands = top.get("levels", dict, {}).get("bands", [])
+    for band in bands:
+        if not (
+            isinstance(band, list) and len(band) == 5 and all(isinstance(v, int) for v in band)
+        ):
+            top.fail(f"levels.bands entries must be [x0, y0, x1, y1, level], got {band!r}")
+        x0, y0, x1, y1, lv = band
+        level[y0:y1, x0:x1] = lv
+    areas: dict[str, tuple[int, int, int, int]] = {}
+    for name, rect in top.get("areas", dict, {}).items():
+        if not (
+            isinstance(rect, list) and len(rect) == 4 and all(isinstance(v, int) for v in rect)
+        ):
+            top.fail(f"area {name!r} must be [x0, y0, x1, y1] in cells, got {rect!r}")
+        areas[name] = (rect[0], rect[1], rect[2], rect[3])
+    for a in (walls, ground, level, roof):
+        a.setflags(write=False)
+    return RegionData(
+        name=top.get("name", str),
+        walls=walls,
+        ground=ground,
+        level=level,
+        roof=roof,
+        areas=areas,
+        snow=bool(top.get("snow", bool, False)),
+    )
+
+
+def _items(e: _Entry) -> tuple[tuple[str, int], ...]:
+    raw = e.get("items", dict, {})
+    if not all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in raw.values()):
+        e.fail(f"items must map item names to positive counts, got {raw!r}")
+    return tuple(sorted(raw.items()))
+
+
+def _pairs(e: _Entry, key: str, conv: Callable[[str, Any], Any]) -> tuple[tuple[str, Any], ...]:
+    return tuple((k, conv(k, v)) for k, v in e.get(key, dict, {}).items())
+
+
+def _checkpoint(e: _Entry) -> CheckpointSpec:
+    def strv(k: str, v: Any) -> str:
+        return v if isinstance(v, str) else e.fail(f"{k} must name a string, got {v!r}")
+
+    difficulty = e.get("difficulty", str)
+    if difficulty not in ("easy", "hard"):
+        e.fail(f"difficulty must be 'easy' or 'hard', got {difficulty!r}")
+    dismount = e.get("dismount", list, [])
+    ledge = e.get("tutorial_ledge_m", (int, float), None)
+    delay = e.get("tutorial_delay", (int, float), None)
+    return CheckpointSpec(
+        name=e.get("name", str),
+        difficulty=difficulty,
+        objective=e.get("objective", str),
+        route=e.text("route"),
+        player=e.pose("player"),
+        player_mounted=e.text("player_mounted", ""),
+        place=_pairs(e, "place", e.as_pose),
+        paths=_pairs(e, "paths", strv),
+        mount=_pairs(e, "mount", strv),
+        dismount=tuple(str(d) for d in dismount),
+        tutorial=e.text("tutorial", ""),
+        tutorial_delay=None if delay is None else float(delay),
+        tutorial_near=e.text("tutorial_near", ""),
+        tutorial_radius_m=e.num("tutorial_radius_m", 6.0),
+        tutorial_area=e.text("tutorial_area", ""),
+        tutorial_ledge_m=None if ledge is None else float(ledge),
+        need=int(e.num("need", 1)),
+        say=e.text("say", ""),
+    )
+
+
+def load_mission(
+    path: Path, regions: dict[str, RegionData], tutorials: dict[str, str]
+) -> MissionData:
+    file = path.name
+    doc = _read(path)
+    top = _Entry(file, "mission", doc)
+    region = top.get("region", str)
+    if region not in regions:
+        top.fail(f"region {region!r} is not one of {sorted(regions)}")
+    horses = tuple(
+        HorseSpec(
+            id=e.get("id", str),
+            name=e.get("name", str),
+            owner=e.get("owner", str),
+            at=e.pose("at"),
+            rider=e.text("rider", ""),
+            calm=bool(e.get("calm", bool, True)),
+        )
+        for e in _tables(file, doc, "horses")
+    )
+    npcs = []
+    for e in _tables(file, doc, "npcs"):
+        kind = e.get("kind", str)
+        if kind not in NPC_KINDS:
+            e.fail(f"kind {kind!r} is not one of {list(NPC_KINDS)}")
+        cover = e.get("cover", list, None)
+        npcs.append(
+            NPCSpec(
+                name=e.get("name", str),
+                kind=kind,
+                at=e.pose("at"),
+                health=e.num("health"),
+                hostile=bool(e.get("hostile", bool, False)),
+                mounted=e.text("mounted", ""),
+                speed=e.num("speed", 3.0),
+                state=e.get("state", str, "idle"),
+                spawn=e.text("spawn", ""),
+                cover=None if cover is None else e.as_pose("cover", cover)[:2],
+            )
+        )
+    props = []
+    for e in _tables(file, doc, "props"):
+        kind = e.get("kind", str)
+        if kind not in PROP_KINDS:
+            e.fail(f"kind {kind!r} is not one of {list(PROP_KINDS)}")
+        cell = e.get("cell", list, None)
+        props.append(
+            PropSpec(
+                id=e.get("id", str),
+                kind=kind,
+                at=e.pose("at"),
+                items=_items(e),
+                solid=bool(e.get("solid", bool, False)),
+                cell=None if cell is None else (int(cell[0]), int(cell[1])),
+            )
+        )
+    paths = {}
+    for name, pts in top.get("paths", dict, {}).items():
+        paths[name] = tuple(top.as_pose(f"paths.{name}", p)[:2] for p in pts)
+    checkpoints = tuple(_checkpoint(e) for e in _tables(file, doc, "checkpoints"))
+    if not checkpoints:
+        top.fail("a mission needs at least one [[checkpoints]] table")
+    actors = {n.name for n in npcs} | {h.id for h in horses}
+    things = actors | {p.id for p in props}
+    for c in checkpoints:
+        where = f"checkpoint {c.name!r}"
+        for ref in [c.route] + [p for _, p in c.paths]:
+            if ref is not None and ref not in paths:
+                top.fail(f"{where}: path {ref!r} is not in [paths]")
+        for who in [a for a, _ in c.place] + [a for a, _ in c.paths] + list(c.dismount):
+            if who not in actors:
+                top.fail(f"{where}: {who!r} is not an NPC or horse of this mission")
+        if c.tutorial is not None and c.tutorial not in tutorials:
+            top.fail(f"{where}: tutorial {c.tutorial!r} is not in tutorials.toml")
+        if c.tutorial_near is not None and c.tutorial_near not in things:
+            top.fail(f"{where}: tutorial_near {c.tutorial_near!r} names nothing in this mission")
+    shop = []
+    for row in top.get("shop", list, []):
+        if not (isinstance(row, list) and len(row) == 3 and isinstance(row[0], str)):
+            top.fail(f"shop rows must be [item, price, is_supply], got {row!r}")
+        shop.append((row[0], float(row[1]), bool(row[2])))
+    known = tuple(top.get("known_tutorials", list, []))
+    for tid in known:
+        if tid not in tutorials:
+            top.fail(f"known_tutorials: {tid!r} is not in tutorials.toml")
+    weapon = top.get("weapon", str)
+    weapons = tuple(top.get("weapons", list))
+    if weapon not in weapons:
+        top.fail(f"weapon {weapon!r} is not among weapons {weapons}")
+    return MissionData(
+        name=top.get("name", str),
+        title=top.get("title", str),
+        region=region,
+        start_hour=top.num("start_hour"),
+        money=top.num("money"),
+        weapons=weapons,
+        weapon=weapon,
+        abandon_companion_m=top.num("abandon_companion_m"),
+        abandon_horse_m=top.num("abandon_horse_m"),
+        abandon_area=top.text("abandon_area", ""),
+        abandon_area_m=top.num("abandon_area_m"),
+        horses=horses,
+        npcs=tuple(npcs),
+        props=tuple(props),
+        paths=paths,
+        checkpoints=checkpoints,
+        shop=tuple(shop),
+        known_tutorials=known,
+    )
+
+
+@cache
+def load_data(data_dir: Path = DATA_DIR) -> GameData:
+    """Parse every data file (cached per folder; the result is immutable)."""
+    legend = _read(data_dir / "legend.toml").get("chars", {})
+    for ch, spec in legend.items():
+        if spec.get("wall", "open") not in BLOCKS or spec.get("ground", "default") not in (
+            *GROUNDS,
+            "default",
+        ):
+            raise DataError(f"legend.toml: chars.{ch}: unknown wall or ground in {spec!r}")
+    tutorials = {}
+    for tid, t in _read(data_dir / "tutorials.toml").items():
+        tutorials[tid] = _Entry("tutorials.toml", tid, t).get("text", str)
+    regions = {}
+    for path in sorted(data_dir.glob("region_*.toml")):
+        r = load_region(path, legend)
+        regions[r.name] = r
+    missions = {m: load_mission(data_dir / f"{m}.toml", regions, tutorials) for m in MISSIONS}
+    return GameData(regions=regions, missions=missions, tutorials=tutorials)

@@ -1,0 +1,204 @@
+"""The round minimap at the bottom left: map turned with the view, red route, coloured dots.
+
+The map is sampled per minimap pixel from the ground and wall grids (one gather), rotated so
+the player's heading points up; the player's arrow sits at the centre. Allies are blue dots,
+enemies and wolves red, the objective (the route's end) yellow; off-map dots stick to the rim.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import cv2
+import numpy as np
+
+from gcc_envs.games.rdr2.sim import text
+from gcc_envs.games.rdr2.sim.state import BLOCKS, CELL_M, GROUNDS
+
+ROUTE_RED = (214, 24, 24)
+ALLY_BLUE = (60, 140, 255)
+ENEMY_RED = (236, 40, 32)
+OBJECTIVE_YELLOW = (255, 214, 40)
+HORSE_WHITE = (236, 236, 236)
+RIM = (24, 20, 16)
+#: Metres from the minimap's centre to its rim, on foot and mounted.
+VIEW_FOOT_M = 34.0
+VIEW_MOUNTED_M = 48.0
+ALLIES = frozenset({"dutch", "micah", "javier", "john"})
+HOSTILE_KINDS = frozenset({"enemy", "wolf"})
+
+#: Minimap colours of ground types and wall blocks (muted, paper-like).
+GROUND_COLORS: dict[int, tuple[int, int, int]] = {
+    GROUNDS["grass"]: (124, 132, 96),
+    GROUNDS["dirt"]: (150, 134, 104),
+    GROUNDS["snow"]: (222, 224, 226),
+    GROUNDS["floor"]: (140, 112, 84),
+    GROUNDS["road"]: (196, 176, 136),
+    GROUNDS["water"]: (96, 128, 150),
+    GROUNDS["ice"]: (190, 206, 216),
+}
+WALL_COLOR = (70, 58, 48)
+WALL_COLORS: dict[int, tuple[int, int, int]] = {
+    BLOCKS["rock"]: (104, 102, 100),
+    BLOCKS["tree"]: (62, 86, 60),
+    BLOCKS["fence"]: (112, 88, 64),
+}
+
+
+@dataclass(frozen=True)
+class MapBox:
+    """Minimap placement in a frame: centre and radius in pixels, metres per pixel."""
+
+    cx: int
+    cy: int
+    r: int
+    m_per_px: float
+
+
+def box(height: int, width: int, view_m: float | None = None) -> MapBox:
+    """Where the minimap lies in a frame of this size (radius ~ 13 % of the height), showing
+    ``view_m`` metres from centre to rim (default: the on-foot view)."""
+    view_m = VIEW_FOOT_M if view_m is None else view_m
+    s = min(height / 720.0, width / 1280.0)
+    r = max(6, round(92 * s))
+    margin = max(2, round(26 * s))
+    return MapBox(margin + r, height - margin - r, r, view_m / r)
+
+
+@lru_cache(maxsize=16)
+def _disc(r: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Pixel offsets (right, up) of a (2r+1)^2 square and the disc / rim masks."""
+    d = np.arange(-r, r + 1, dtype=np.float32)
+    right = np.broadcast_to(d[None, :], (2 * r + 1, 2 * r + 1))
+    up = np.broadcast_to(-d[:, None], (2 * r + 1, 2 * r + 1))
+    rr = np.sqrt(right**2 + up**2)
+    inside = rr <= r
+    rim = inside & (rr > r - max(2.0, r / 30.0))
+    return np.stack([right, up]), inside, rim
+
+
+@lru_cache(maxsize=4)
+def _palette() -> tuple[np.ndarray, np.ndarray]:
+    ground = np.zeros((256, 3), np.uint8)
+    for gid, c in GROUND_COLORS.items():
+        ground[gid] = c
+    walls = np.zeros((256, 3), np.uint8)
+    walls[:] = WALL_COLOR
+    for bid, c in WALL_COLORS.items():
+        walls[bid] = c
+    return ground, walls
+
+
+def to_map(
+    b: MapBox, px_m: float, py_m: float, yaw_deg: float, x_m: np.ndarray, y_m: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Minimap pixel coords (relative to the box's top-left) of world points (metres)."""
+    yaw = math.radians(yaw_deg)
+    dx, dy = np.asarray(x_m, np.float64) - px_m, np.asarray(y_m, np.float64) - py_m
+    fwd = dx * math.cos(yaw) + dy * math.sin(yaw)
+    right = -dx * math.sin(yaw) + dy * math.cos(yaw)
+    return b.r + right / b.m_per_px, b.r - fwd / b.m_per_px
+
+
+def _clamp_rim(b: MapBox, u: float, v: float) -> tuple[float, float]:
+    du, dv = u - b.r, v - b.r
+    d = math.hypot(du, dv)
+    lim = b.r - max(4.0, b.r * 0.08)
+    if d > lim:
+        du, dv = du * lim / d, dv * lim / d
+    return b.r + du, b.r + dv
+
+
+def draw(frame: np.ndarray, state: Any) -> MapBox:
+    """Paint the minimap of ``state`` into ``frame``; returns where it went."""
+    h, w = frame.shape[:2]
+    b = box(h, w, VIEW_MOUNTED_M if state.player.mounted else VIEW_FOOT_M)
+    p = state.player
+    offs, inside, rim = _disc(b.r)
+    yaw = math.radians(p.yaw_deg)
+    fx, fy = math.cos(yaw), math.sin(yaw)
+    right, up = offs[0] * b.m_per_px, offs[1] * b.m_per_px
+    wx = (p.x + up * fx - right * fy) / CELL_M
+    wy = (p.y + up * fy + right * fx) / CELL_M
+    walls, ground = state.map.walls, state.map.ground
+    rows, cols = walls.shape
+    ci = np.clip(np.floor(wx).astype(np.int32), 0, cols - 1)
+    ri = np.clip(np.floor(wy).astype(np.int32), 0, rows - 1)
+    gpal, wpal = _palette()
+    wall = walls[ri, ci].astype(np.int32)
+    patch = np.where((wall != 0)[..., None], wpal[wall], gpal[ground[ri, ci].astype(np.int32)])
+    outside = (wx < 0) | (wy < 0) | (wx >= cols) | (wy >= rows)
+    patch[outside] = (40, 36, 32)
+    patch = np.ascontiguousarray(patch)
+    s = b.r / 92.0
+    route = getattr(state, "route", None)
+    if route:
+        pts = np.asarray(route, np.float64)
+        u, v = to_map(b, p.x, p.y, p.yaw_deg, pts[:, 0], pts[:, 1])
+        line = np.stack([u, v], axis=1)
+        line = np.concatenate([[[b.r, b.r]], line]) if len(line) else line
+        cv2.polylines(
+            patch,
+            [np.round(line * 16).astype(np.int32)],
+            False,
+            ROUTE_RED,
+            max(2, round(4 * s)),
+            cv2.LINE_AA,
+            4,
+        )
+        gu, gv = _clamp_rim(b, float(u[-1]), float(v[-1]))
+        _dot(patch, gu, gv, max(3, round(6 * s)), OBJECTIVE_YELLOW)
+    for npc in state.npcs.values():
+        if not npc.alive or getattr(npc, "state", "") == "carried":
+            continue
+        if npc.kind in ALLIES:
+            color = ALLY_BLUE
+        elif npc.kind in HOSTILE_KINDS or getattr(npc, "hostile", False):
+            color = ENEMY_RED
+        else:
+            continue
+        u, v = to_map(b, p.x, p.y, p.yaw_deg, np.array([npc.x]), np.array([npc.y]))
+        if math.hypot(float(u[0]) - b.r, float(v[0]) - b.r) > b.r:
+            continue
+        _dot(patch, float(u[0]), float(v[0]), max(2, round(5 * s)), color)
+    _arrow(patch, b.r, s)
+    region = frame[b.cy - b.r : b.cy + b.r + 1, b.cx - b.r : b.cx + b.r + 1]
+    shaded = (region.astype(np.uint16) * 3 + patch.astype(np.uint16) * 13) // 16
+    np.copyto(region, shaded.astype(np.uint8), where=inside[..., None])
+    region[rim] = RIM
+    nu, nv = _clamp_rim(
+        b,
+        *[
+            float(a[0])
+            for a in to_map(b, p.x, p.y, p.yaw_deg, np.array([p.x]), np.array([p.y - 1e6]))
+        ],
+    )
+    text.draw(
+        frame,
+        "N",
+        b.cx - b.r + nu,
+        b.cy - b.r + nv,
+        max(1, round(15 * s)),
+        (255, 255, 255),
+        "mm",
+        bold=True,
+    )
+    return b
+
+
+def _dot(img: np.ndarray, u: float, v: float, r: int, color: tuple[int, int, int]) -> None:
+    c = (round(u), round(v))
+    cv2.circle(img, c, r + 1, (20, 20, 20), -1, cv2.LINE_AA)
+    cv2.circle(img, c, r, color, -1, cv2.LINE_AA)
+
+
+def _arrow(img: np.ndarray, r: int, s: float) -> None:
+    k = max(4.0, 11.0 * s)
+    pts = np.array(
+        [[r, r - k], [r + 0.7 * k, r + 0.8 * k], [r, r + 0.4 * k], [r - 0.7 * k, r + 0.8 * k]]
+    )
+    cv2.fillPoly(img, [np.round(pts * 16).astype(np.int32)], (250, 250, 250), cv2.LINE_AA, 4)
+    cv2.polylines(img, [np.round(pts * 16).astype(np.int32)], True, (20, 20, 20), 1, cv2.LINE_AA, 4)

@@ -1,0 +1,103 @@
+"""Rendering: ``render(state, height, width) -> (H, W, 3) uint8 RGB``, a pure function of state.
+
+Every size from 84x84 to 1920x1080 is drawn directly at that size (no downscaling): the ray
+caster casts one ray per column, billboards and text are scaled with the frame. Order:
+sky/ground/walls (:mod:`scene`), billboards with a depth test (:mod:`sprites`), low walls in
+front of them, the player's view model and snow (:mod:`hands`), HUD and minimap, then the
+full-screen layers (:mod:`screens`): weapon wheel, shop, mission banners, pause menu.
+
+Textures, sprite art and text masks are built on first use and kept in bounded caches keyed
+only by their inputs, so the output depends on the state alone.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import cv2
+import numpy as np
+
+from gcc_envs.games.rdr2.sim import hands, hud, minimap, screens
+from gcc_envs.games.rdr2.sim.billboards import world_billboards
+from gcc_envs.games.rdr2.sim.pixels import unpack
+from gcc_envs.games.rdr2.sim.scene import Camera, draw_low_walls, draw_scene
+from gcc_envs.games.rdr2.sim.sky import sky_colors
+from gcc_envs.games.rdr2.sim.sprites import draw_billboards
+from gcc_envs.games.rdr2.sim.state import CELL_M
+
+#: Horizontal field of view (degrees).
+FOV_DEG = 70.0
+#: Eye height above the ground (metres) on foot and in the saddle.
+EYE_FOOT_M = 1.65
+EYE_MOUNTED_M = 2.5
+#: Fog distance scale (metres) in clear and snowy regions.
+FOG_CLEAR_M = 110.0
+FOG_SNOW_M = 48.0
+MIN_SIZE, MAX_SIZE = 16, 4096
+
+
+def camera(state: Any, height: int, width: int) -> Camera:
+    """The player's camera for a frame of this size."""
+    p = state.player
+    eye = EYE_MOUNTED_M if p.mounted else EYE_FOOT_M
+    if getattr(p, "jump_left", 0.0) > 0.0:
+        eye += 0.4
+    if not p.alive:
+        eye = 0.4
+    return Camera(
+        x=p.x / CELL_M,
+        y=p.y / CELL_M,
+        yaw=math.radians(p.yaw_deg),
+        pitch=math.radians(p.pitch_deg),
+        eye_m=eye,
+        fov=math.radians(FOV_DEG),
+        width=width,
+        height=height,
+        fog_m=FOG_SNOW_M if state.map.snow else FOG_CLEAR_M,
+    )
+
+
+def render_world(state: Any, height: int, width: int) -> np.ndarray:
+    """The 3D view with billboards and the view model, no HUD (a fresh array)."""
+    canvas = np.empty((height, width), np.uint32)
+    cam = camera(state, height, width)
+    m = state.map
+    z = int(getattr(state.player, "z", 0))
+    hour = state.time_of_day()
+    found = draw_scene(canvas, cam, m.walls, m.ground, m.level, m.roof, z, m.snow, hour)
+    boards = world_billboards(state, cam.max_dist)
+    low_any = bool(np.isfinite(found.low.dist).any())
+    px_depth = np.full((height, width), np.inf, np.float32) if low_any and boards else None
+    sky = sky_colors(hour, m.snow)
+    draw_billboards(canvas, cam, boards, found.depth, sky.fog, px_depth, sky.light)
+    if low_any:
+        draw_low_walls(canvas, cam, found, m.walls, m.level, z, m.snow, hour, px_depth)
+    frame = unpack(canvas)
+    hands.draw(frame, state, FOV_DEG)
+    return frame
+
+
+def render(state: Any, height: int, width: int) -> np.ndarray:
+    """The game screen of ``state`` at (height, width): a fresh (H, W, 3) uint8 RGB array."""
+    if not (MIN_SIZE <= height <= MAX_SIZE and MIN_SIZE <= width <= MAX_SIZE):
+        raise ValueError(
+            f"render size must be within {MIN_SIZE}..{MAX_SIZE} pixels, got {height}x{width}"
+        )
+    frame = render_world(state, height, width)
+    ui = state.ui
+    if ui.wheel.open:
+        screens.draw_wheel(frame, state)
+    else:
+        box = minimap.draw(frame, state)
+        hud.draw(frame, state, box)
+    if ui.shop.open:
+        screens.draw_shop(frame, state)
+    screens.draw_overlay(frame, state)
+    mix = screens.pause_mix(state)
+    if mix > 0.0:
+        menu = screens.draw_pause(frame, state)
+        if mix >= 1.0:
+            return menu
+        frame = cv2.addWeighted(frame, 1.0 - mix, menu, mix, 0.0)
+    return frame

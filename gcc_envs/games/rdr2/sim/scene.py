@@ -1,0 +1,263 @@
+"""The first-person 3D view: sky, distant mountains, ground, ceilings and textured walls.
+
+:func:`draw_scene` fills a packed canvas (see :mod:`pixels`) for a :class:`Camera` over a map's grids and returns the
+per-column distance to the nearest opaque wall (the depth buffer sprites are tested against)
+together with the low walls (fences, counters, ledges) to draw after the sprites.
+
+Geometry is in grid cells horizontally and metres vertically; a point ``d`` cells in front of
+the camera and ``z`` metres above the eye lands on row ``horizon - z / CELL_M * proj / d``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from gcc_envs.games.rdr2.sim import sky as sky_mod
+from gcc_envs.games.rdr2.sim import textures as tx
+from gcc_envs.games.rdr2.sim.raycast import Hits, Rays, camera_rays, cast
+from gcc_envs.games.rdr2.sim.state import BLOCKS, CELL_M, GROUNDS
+
+#: Ceiling height indoors (metres above the floor).
+CEILING_M = 3.0
+
+
+@dataclass(frozen=True)
+class Camera:
+    """A pinhole camera over the grid: position in cells, angles in radians, eye in metres."""
+
+    x: float
+    y: float
+    yaw: float
+    pitch: float
+    eye_m: float
+    fov: float
+    width: int
+    height: int
+    #: Fog distance scale (metres): fog reaches 63 % at this distance.
+    fog_m: float = 80.0
+
+    @property
+    def proj(self) -> float:
+        """Focal length in pixels (square pixels: the same vertically)."""
+        return (self.width / 2.0) / math.tan(self.fov / 2.0)
+
+    @property
+    def horizon(self) -> float:
+        """Row of the horizon; looking up (positive pitch) moves it down."""
+        return self.height / 2.0 + math.tan(self.pitch) * self.proj
+
+    def rays(self) -> Rays:
+        return camera_rays(self.yaw, self.fov, self.width)
+
+    def fog_level(self, dist_cells: np.ndarray) -> np.ndarray:
+        """Baked fog level (int) for distances in cells."""
+        f = 1.0 - np.exp(-np.asarray(dist_cells, np.float32) * (CELL_M / self.fog_m))
+        return np.minimum((f * tx.FOG_LEVELS).astype(np.int32), tx.FOG_LEVELS - 1)
+
+    @property
+    def max_dist(self) -> float:
+        """Cells beyond which everything is fog."""
+        return 4.0 * self.fog_m / CELL_M
+
+
+@dataclass(frozen=True)
+class Walls:
+    """What the caster found: opaque walls (depth buffer) and the low walls in front of them."""
+
+    depth: np.ndarray  # (W,) cells, inf where only sky
+    low: Hits
+    low_height: np.ndarray  # (W,) metres
+
+
+def wall_grids(
+    walls: np.ndarray, level: np.ndarray, z: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Block ids with ledges marked, and the opaque / low stop masks (pure)."""
+    ids = walls.astype(np.int32)
+    ids[ids == BLOCKS["tree"]] = 0  # trees are billboards (see billboards.tree_billboards)
+    ledge = (ids == 0) & (level.astype(np.int32) > z)
+    ids = np.where(ledge, tx.LEDGE, ids)
+    low_ids = [i for i, k in tx.WALL_KINDS.items() if k.low]
+    low = np.isin(ids, low_ids)
+    opaque = (ids != 0) & ~low
+    return ids, opaque, low
+
+
+def _column_spans(
+    cam: Camera, dist: np.ndarray, height_m: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Top and bottom rows (floats) of walls ``height_m`` tall at ``dist`` cells."""
+    k = cam.proj / (np.maximum(dist, 1e-3) * CELL_M)
+    bottom = cam.horizon + cam.eye_m * k
+    top = cam.horizon - (height_m - cam.eye_m) * k
+    return top, bottom
+
+
+def _paint_walls(
+    canvas: np.ndarray,
+    cam: Camera,
+    hits: Hits,
+    ids: np.ndarray,
+    atlas: tx.WallAtlas,
+    low: bool,
+    height_m: np.ndarray | None = None,
+    depth_px: np.ndarray | None = None,
+) -> np.ndarray:
+    """Draw the walls ``hits`` found; returns each column's wall height (metres)."""
+    found = np.isfinite(hits.dist)
+    w = cam.width
+    heights = np.zeros(w, np.float32)
+    if not found.any():
+        return heights
+    block = np.where(found, ids[np.maximum(hits.row, 0), np.maximum(hits.col, 0)], 0)
+    slot = np.maximum(atlas.slots[block], 0)
+    heights = atlas.height[slot].copy() if height_m is None else height_m.astype(np.float32)
+    heights[~found] = 0.0
+    tex_m = atlas.tex_m[slot]
+    top, bottom = _column_spans(cam, hits.dist, heights)
+    r0 = max(0, int(np.floor(top[found].min())))
+    r1 = min(cam.height, int(np.ceil(bottom[found].max())))
+    top = np.where(found, top, 0.0)
+    bottom = np.where(found, bottom, -1.0)  # an empty span: no row falls inside
+    if r1 <= r0:
+        return heights
+    t = atlas.t
+    ys = np.arange(r0, r1, dtype=np.float32)[:, None] + 0.5
+    span = (bottom - top).astype(np.float32)
+    below = bottom.astype(np.float32)[None, :] - ys  # pixels above the wall's foot
+    inside = (below > 0.0) & (below <= span[None, :])
+    # texels counted up from the foot; the texture repeats every tex_m metres
+    per_px = (heights / tex_m * t / np.maximum(span, 1e-6)).astype(np.float32)
+    q = (below * per_px[None, :]).astype(np.int32)
+    vrow = (t - 1) - (q & (t - 1))
+    ucol = np.minimum((hits.u * t).astype(np.int32), t - 1)
+    # rock faces slide their texture by a per-cell amount so neighbours do not repeat
+    rough = (block == BLOCKS["rock"]) | (block == tx.LEDGE)
+    ucol = np.where(rough, (ucol + (hits.col * 37 + hits.row * 23) * 5) & (t - 1), ucol)
+    lvl = cam.fog_level(hits.dist)
+    s_count = len(atlas.height)
+    base = (((lvl * s_count + slot) * 2 + hits.side) * t * t + ucol).astype(np.int32)
+    idx = base[None, :] + vrow * t
+    if low:
+        inside &= atlas.alpha[(slot * t * t + ucol)[None, :] + vrow * t]
+        if depth_px is not None:
+            inside &= hits.dist.astype(np.float32)[None, :] < depth_px[r0:r1]
+    np.copyto(canvas[r0:r1], atlas.rgb[idx], where=inside)
+    return heights
+
+
+def _paint_ground(
+    canvas: np.ndarray, cam: Camera, rays: Rays, ground: np.ndarray, sky: sky_mod.SkyColors
+) -> None:
+    h = cam.height
+    hz = cam.horizon
+    r0 = max(0, int(math.floor(hz + 0.5)))
+    if r0 >= h:
+        return
+    ys = np.arange(r0, h, dtype=np.float32) + 0.5
+    dist = (cam.eye_m / CELL_M) * cam.proj / np.maximum(ys - hz, 1e-3)  # cells per row
+    t = tx.GROUND_T
+    shift = t.bit_length() - 1
+    # texel coordinates: cell = texel >> shift, in-cell texel = texel & (t - 1)
+    dt = (dist * t)[:, None]
+    tx_ = (dt * rays.x.astype(np.float32)[None, :] + np.float32(cam.x * t)).astype(np.int32)
+    ty_ = (dt * rays.y.astype(np.float32)[None, :] + np.float32(cam.y * t)).astype(np.int32)
+    rows, cols = ground.shape
+    cell = np.clip(ty_ >> shift, 0, rows - 1) * cols + np.clip(tx_ >> shift, 0, cols - 1)
+    gid = ground.reshape(-1)[cell].astype(np.int32)
+    lvl = cam.fog_level(dist)
+    n_ground = len(GROUNDS)
+    idx = (lvl * (n_ground * t * t))[:, None] + gid * (t * t) + ((ty_ & (t - 1)) << shift)
+    idx += tx_ & (t - 1)
+    canvas[r0:h] = tx.ground_atlas(sky.fog, sky.light)[idx]
+
+
+def _paint_ceiling(
+    canvas: np.ndarray, cam: Camera, rays: Rays, roof: np.ndarray, depth: np.ndarray
+) -> None:
+    """Roof boards over roofed cells, where nearer than the wall in each column."""
+    hz = cam.horizon
+    r1 = min(cam.height, int(math.floor(hz)))
+    if r1 <= 0:
+        return
+    ys = np.arange(0, r1, dtype=np.float32) + 0.5
+    dist = ((CEILING_M - cam.eye_m) / CELL_M) * cam.proj / np.maximum(hz - ys, 1e-3)
+    gx = cam.x + dist[:, None] * rays.x.astype(np.float32)[None, :]
+    gy = cam.y + dist[:, None] * rays.y.astype(np.float32)[None, :]
+    rows, cols = roof.shape
+    cx = np.floor(gx).astype(np.int32)
+    cy = np.floor(gy).astype(np.int32)
+    covered = roof[np.clip(cy, 0, rows - 1), np.clip(cx, 0, cols - 1)]
+    covered &= (cx >= 0) & (cx < cols) & (cy >= 0) & (cy < rows)
+    covered &= dist[:, None] < depth.astype(np.float32)[None, :]
+    t = tx.GROUND_T
+    u = ((gx - cx) * t).astype(np.int32) & (t - 1)
+    v = ((gy - cy) * t).astype(np.int32) & (t - 1)
+    step = np.clip((0.12 * dist - 0.4) / 0.65 * (tx.CEILING_STEPS - 1), 0, tx.CEILING_STEPS - 1)
+    idx = (step.astype(np.int32) * (t * t))[:, None] + v * t + u
+    np.copyto(canvas[:r1], tx.ceiling_atlas()[idx], where=covered)
+
+
+def under_roof(roof: np.ndarray, x: float, y: float) -> bool:
+    """Whether cell position (x, y) lies under a roof."""
+    rows, cols = roof.shape
+    c, r = int(math.floor(x)), int(math.floor(y))
+    return bool(0 <= r < rows and 0 <= c < cols and roof[r, c])
+
+
+def draw_scene(
+    canvas: np.ndarray,
+    cam: Camera,
+    walls: np.ndarray,
+    ground: np.ndarray,
+    level: np.ndarray,
+    roof: np.ndarray,
+    z: int,
+    snow: bool,
+    hour: float,
+) -> Walls:
+    """Paint sky, ground, ceiling and opaque walls into ``canvas``; return the depth buffer."""
+    rays = cam.rays()
+    colors = sky_mod.sky_colors(hour, snow)
+    sky_mod.paint_sky(canvas, cam.horizon, cam.proj, cam.yaw, cam.fov, colors)
+    _paint_ground(canvas, cam, rays, ground, colors)
+    ids, opaque, low = wall_grids(walls, level, z)
+    atlas = tx.wall_atlas(snow, colors.fog, colors.light)
+    hits = cast(opaque, cam.x, cam.y, rays.x, rays.y, cam.max_dist)
+    _paint_walls(canvas, cam, hits, ids, atlas, low=False)
+    if under_roof(roof, cam.x, cam.y):
+        _paint_ceiling(canvas, cam, rays, roof, hits.dist)
+    limit = np.minimum(hits.dist, cam.max_dist)
+    low_hits = cast(low, cam.x, cam.y, rays.x, rays.y, limit)
+    found = np.isfinite(low_hits.dist)
+    block = np.where(found, ids[np.maximum(low_hits.row, 0), np.maximum(low_hits.col, 0)], 0)
+    lvl = level.astype(np.float32)[np.maximum(low_hits.row, 0), np.maximum(low_hits.col, 0)]
+    heights = np.where(
+        block == tx.LEDGE,
+        (lvl - z) * 1.0,
+        atlas.height[np.maximum(atlas.slots[block], 0)],
+    ).astype(np.float32)
+    return Walls(hits.dist, low_hits, heights)
+
+
+def draw_low_walls(
+    canvas: np.ndarray,
+    cam: Camera,
+    found: Walls,
+    walls: np.ndarray,
+    level: np.ndarray,
+    z: int,
+    snow: bool,
+    hour: float,
+    sprite_depth: np.ndarray | None,
+) -> None:
+    """Paint fences, counters and ledges over the sprites that stand behind them."""
+    if not np.isfinite(found.low.dist).any():
+        return
+    ids, _, _ = wall_grids(walls, level, z)
+    colors = sky_mod.sky_colors(hour, snow)
+    atlas = tx.wall_atlas(snow, colors.fog, colors.light)
+    _paint_walls(canvas, cam, found.low, ids, atlas, True, found.low_height, sprite_depth)

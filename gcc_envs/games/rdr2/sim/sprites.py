@@ -1,0 +1,133 @@
+"""Billboards: project world points to the screen and draw RGBA art with a depth test.
+
+A billboard stands on the ground at ``(x, y)`` (cells), ``width_m`` x ``height_m`` metres,
+always facing the camera. :func:`project` is the pure projection; :func:`draw_billboards`
+sorts far to near and paints each one where it is nearer than the wall in its column,
+blending it towards the fog colour with distance.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from gcc_envs.games.rdr2.sim import sprite_art as art
+from gcc_envs.games.rdr2.sim.pixels import alpha
+from gcc_envs.games.rdr2.sim.scene import Camera
+from gcc_envs.games.rdr2.sim.sprite_art import ArtKey
+from gcc_envs.games.rdr2.sim.state import CELL_M
+
+#: Billboards nearer than this (cells) are not drawn (the camera is inside them).
+NEAR = 0.15
+
+
+@dataclass(frozen=True)
+class Billboard:
+    x: float
+    y: float
+    width_m: float
+    height_m: float
+    #: Art key (see :func:`sprite_art.image`): RGBA, alpha > 0 where painted.
+    art: ArtKey
+    #: Heading (degrees) of side-view art (horses, wolves), which is painted facing right;
+    #: the art is mirrored when the animal heads to the camera's left. None: never mirrored.
+    yaw_deg: float | None = None
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where a billboard lands: its box in (fractional) pixels and its depth in cells."""
+
+    depth: float
+    x0: float
+    x1: float
+    y0: float
+    y1: float
+    mirrored: bool = False
+
+
+def project(cam: Camera, x: float, y: float, width_m: float, height_m: float) -> Placement | None:
+    """The screen box of a billboard, or None when it is behind the camera or too near.
+
+    >>> cam = Camera(0.0, 0.0, 0.0, 0.0, 1.0, math.radians(90), 100, 100)
+    >>> p = project(cam, 5.0, 0.0, 2.0, 2.0)
+    >>> round(p.depth, 3), round((p.x0 + p.x1) / 2, 3), round(p.y1, 3)
+    (5.0, 50.0, 55.0)
+    """
+    dx, dy = x - cam.x, y - cam.y
+    cos_y, sin_y = math.cos(cam.yaw), math.sin(cam.yaw)
+    depth = dx * cos_y + dy * sin_y
+    if depth < NEAR:
+        return None
+    lateral = -dx * sin_y + dy * cos_y  # to the right of the view
+    k = cam.proj / (depth * CELL_M)  # pixels per metre at this depth
+    cx = cam.width / 2.0 + cam.proj * lateral / depth
+    half = width_m * k / 2.0
+    bottom = cam.horizon + cam.eye_m * k
+    top = bottom - height_m * k
+    return Placement(float(depth), cx - half, cx + half, top, bottom)
+
+
+def _draw_one(
+    canvas: np.ndarray,
+    bb: Billboard,
+    p: Placement,
+    depth: np.ndarray,
+    px_depth: np.ndarray | None,
+    fog: tuple[int, int, int],
+    fog_step: int,
+    light: float,
+) -> None:
+    h, w = canvas.shape[:2]
+    c0, c1 = max(0, int(np.ceil(p.x0 - 0.5))), min(w, int(np.ceil(p.x1 - 0.5)))
+    r0, r1 = max(0, int(np.ceil(p.y0 - 0.5))), min(h, int(np.ceil(p.y1 - 0.5)))
+    if c0 >= c1 or r0 >= r1:
+        return
+    visible = depth[c0:c1] > p.depth
+    seen = np.flatnonzero(visible)
+    if len(seen) == 0:
+        return
+    c0, c1, visible = c0 + seen[0], c0 + seen[-1] + 1, visible[seen[0] : seen[-1] + 1]
+    img = art.fogged(bb.art, fog_step, fog, light)
+    ih, iw = img.shape[:2]
+    sc = ((np.arange(c0, c1) + 0.5 - p.x0) / (p.x1 - p.x0) * iw).astype(np.int32)
+    if p.mirrored:
+        sc = iw - 1 - sc
+    sr = ((np.arange(r0, r1) + 0.5 - p.y0) / (p.y1 - p.y0) * ih).astype(np.int32)
+    patch = img[np.clip(sr, 0, ih - 1)[:, None], np.clip(sc, 0, iw - 1)[None, :]]
+    mask = (alpha(patch) > 0) & visible[None, :]
+    np.copyto(canvas[r0:r1, c0:c1], patch, where=mask)
+    if px_depth is not None:
+        region = px_depth[r0:r1, c0:c1]
+        region[mask] = p.depth
+
+
+def draw_billboards(
+    canvas: np.ndarray,
+    cam: Camera,
+    boards: list[Billboard],
+    depth: np.ndarray,
+    fog: tuple[int, int, int],
+    px_depth: np.ndarray | None = None,
+    light: float = 1.0,
+) -> list[tuple[Billboard, Placement]]:
+    """Draw ``boards`` into a packed canvas far to near, where nearer than ``depth`` (cells).
+
+    ``px_depth`` (H, W), when given, receives the depth of every pixel a billboard covers, so
+    low walls drawn afterwards can stay behind nearer billboards. Returns what was placed.
+    """
+    placed: list[tuple[Billboard, Placement]] = []
+    for bb in boards:
+        p = project(cam, bb.x, bb.y, bb.width_m, bb.height_m)
+        if p is not None and p.depth < cam.max_dist:
+            if bb.yaw_deg is not None and math.sin(math.radians(bb.yaw_deg) - cam.yaw) < 0:
+                p = dataclasses.replace(p, mirrored=True)
+            placed.append((bb, p))
+    placed.sort(key=lambda bp: -bp[1].depth)
+    for bb, p in placed:
+        fog_f = float(1.0 - np.exp(-p.depth * CELL_M / cam.fog_m)) ** 1.2
+        _draw_one(canvas, bb, p, depth, px_depth, fog, round(fog_f * (art.FOG_STEPS - 1)), light)
+    return placed
