@@ -48,6 +48,12 @@ def cmd_run(args: argparse.Namespace) -> int:
         policy_kwargs["model"] = args.model_name
         if args.llm_base_url:
             policy_kwargs["base_url"] = args.llm_base_url
+        policy_kwargs["max_llm_calls"] = args.llm_max_calls
+        policy_kwargs["max_cost_usd"] = args.llm_max_cost_usd
+        if args.cradle_fused:
+            from agents.cradle import CradleConfig
+
+            policy_kwargs["config"] = CradleConfig(fused=True)
     if args.policy == "scripted":
         policy_kwargs["privileged"] = not args.no_privileged
     if args.policy == "sb3":
@@ -55,6 +61,22 @@ def cmd_run(args: argparse.Namespace) -> int:
             raise GCCError("--policy sb3 needs --model PATH/model.zip (from gcc-gym train)")
         policy_kwargs["model_path"] = args.model
     seeds = range(args.seed, args.seed + args.episodes)
+    if args.per_task:
+        from agents.per_task import evaluate_per_task, format_per_task, subtasks_of
+
+        by_task = evaluate_per_task(
+            args.env_id,
+            args.policy,
+            seeds,
+            out,
+            env_kwargs,
+            policy_kwargs,
+            video=not args.no_video,
+            progress=not args.quiet,
+        )
+        write_results([r for rs in by_task.values() for r in rs], out)
+        print(format_per_task(by_task, subtasks_of(args.env_id, env_kwargs)))
+        return 0
     records = evaluate(
         args.env_id,
         args.policy,
@@ -151,8 +173,67 @@ def cmd_play(args: argparse.Namespace) -> int:
         state_file=args.state_file,
         max_seconds=args.max_seconds,
         env_kwargs=env_kwargs,
+        title=args.title,
+        pause_on_blur=args.pause_on_blur,
+        pause_key=args.pause_key,
+        keep_final=args.keep_final,
     )
     print(f"played {steps} steps" + (f"; recorded in {args.record}" if args.record else ""))
+    return 0
+
+
+def cmd_serve_desktop(args: argparse.Namespace) -> int:
+    import os
+
+    from gcc_envs.backends.desktop.server import ServerConfig, serve
+    from gcc_envs.backends.desktop.service import ServiceConfig
+    from gcc_envs.backends.remote import TOKEN_ENV
+
+    config = ServerConfig(
+        token=args.token or os.environ.get(TOKEN_ENV, ""),
+        host=args.host,
+        port=args.port,
+        service=ServiceConfig(
+            display=args.display,
+            screen_size=tuple(args.screen_size),
+            pause=args.pause,
+            target=args.target,
+            allow_launch=args.allow_launch,
+            idle_s=args.idle_s,
+            judge=args.judge,
+        ),
+    )
+    if args.host not in ("127.0.0.1", "localhost", "::1"):
+        print(
+            f"gcc-gym: warning: listening on {args.host}: anyone who can reach it with the token "
+            "controls this desktop, and plain HTTP carries the token unencrypted (prefer an SSH "
+            "tunnel to the loopback default)",
+            file=sys.stderr,
+        )
+    serve(config, announce=lambda url: print(f"serving on {url}", flush=True))
+    return 0
+
+
+def cmd_calibrate(args: argparse.Namespace) -> int:
+    import gymnasium as gym
+
+    import gcc_envs  # noqa: F401  (registers the ids)
+    from agents.calibrate import calibrate
+
+    env_kwargs: dict = {}
+    if args.obs_size:
+        env_kwargs["obs_size"] = tuple(args.obs_size)
+    env = gym.make(args.env_id, **env_kwargs)
+    try:
+        cal = calibrate(env, args.hfov, moves=args.moves, seed=args.seed)
+    finally:
+        env.close()
+    for px, shift, deg in cal.samples:
+        print(f"mouse {px:+5d} px -> picture {shift:+8.2f} px -> {deg:6.2f} deg")
+    print(
+        f"pixels per degree: {cal.pixels_per_degree:.3f} at width {cal.width} "
+        f"(fit rms {cal.rms_deg:.3f} deg, {len(cal.samples)} moves)"
+    )
     return 0
 
 
@@ -174,6 +255,21 @@ def build_parser() -> argparse.ArgumentParser:
         default="gpt-4o",
         help="model for --policy cradle",
     )
+    r.add_argument(
+        "--llm-max-calls",
+        type=int,
+        help="--policy cradle: LMM calls per episode; when spent the agent answers DONE",
+    )
+    r.add_argument(
+        "--llm-max-cost-usd",
+        type=float,
+        help="--policy cradle: LMM cost per episode in USD; when spent the agent answers DONE",
+    )
+    r.add_argument(
+        "--cradle-fused",
+        action="store_true",
+        help="--policy cradle: one LMM request per step for all modules",
+    )
     r.add_argument("--model", help="model.zip for --policy sb3 (from gcc-gym train)")
     r.add_argument("--episodes", type=int, default=5)
     r.add_argument("--seed", type=int, default=0)
@@ -188,6 +284,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="scripted policy may not read the simulator's state",
     )
     r.add_argument("--quiet", action="store_true", help="no progress bar")
+    r.add_argument(
+        "--per-task",
+        action="store_true",
+        help="run each checkpoint of a mission alone and print success per checkpoint",
+    )
     rp = sub.add_parser("replay", help="re-run a recorded lockstep episode; check it, render MP4")
     rp.add_argument("dir", help="an episode folder (episode-NNNNNN-seed-S)")
     rp.add_argument("--out", help="write the replayed frames to this MP4")
@@ -239,6 +340,35 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--fps", type=float, default=30.0, help="steps per second")
     pl.add_argument("--max-seconds", type=float, help="end the session after this many seconds")
     pl.add_argument("--obs-size", type=int, nargs=2, metavar=("H", "W"))
+    pl.add_argument("--title", help="window title (default: gcc-gym play ENV_ID: instruction)")
+    pl.add_argument("--pause-on-blur", action="store_true", help="freeze game time while unfocused")
+    pl.add_argument("--pause-key", metavar="KEY", help="key that toggles a PAUSED screen")
+    pl.add_argument(
+        "--keep-final", action="store_true", help="keep an ended episode on screen (no reset)"
+    )
+    sd = sub.add_parser("serve-desktop", help="serve this desktop to RemoteBackend over HTTP")
+    sd.add_argument("--token", help="bearer token clients must send (or GCC_REMOTE_TOKEN)")
+    sd.add_argument("--host", default="127.0.0.1", help="address to bind (default: loopback)")
+    sd.add_argument("--port", type=int, default=8765, help="port (0: any free port)")
+    sd.add_argument("--display", help="X display to serve, e.g. :0 (default: start own Xvfb)")
+    sd.add_argument("--screen-size", type=int, nargs=2, default=(1280, 720), metavar=("W", "H"))
+    sd.add_argument("--pause", default="signal", choices=["signal", "focus", "none"])
+    sd.add_argument("--target", help="title regex of the window to drive (default: the screen)")
+    sd.add_argument("--idle-s", type=float, default=30.0, help="release held input after idle")
+    sd.add_argument("--judge", help="judge clients may use, e.g. state-file:/path/state.json")
+    sd.add_argument(
+        "--allow-launch", action="store_true", help="let clients start programs (argv, no shell)"
+    )
+    ca = sub.add_parser(
+        "calibrate", help="measure a camera-mouse game's mouse pixels per degree of turn"
+    )
+    ca.add_argument("env_id")
+    ca.add_argument("--hfov", type=float, default=90.0, help="horizontal field of view (deg)")
+    ca.add_argument(
+        "--moves", type=int, nargs="+", default=[20, -20, 40, -40, 60, -60], metavar="PX"
+    )
+    ca.add_argument("--obs-size", type=int, nargs=2, metavar=("H", "W"))
+    ca.add_argument("--seed", type=int, default=0)
     return p
 
 
@@ -252,6 +382,8 @@ def main(argv: list[str] | None = None) -> int:
             "export": cmd_export,
             "train": cmd_train,
             "play": cmd_play,
+            "calibrate": cmd_calibrate,
+            "serve-desktop": cmd_serve_desktop,
         }
         return commands[args.command](args)
     except GCCError as e:

@@ -4,17 +4,29 @@ Each loop iteration collects the window's events, turns them into gcc input even
 (:meth:`Player.handle`), steps the env (``time_mode="realtime"``, ``step_seconds=1/fps``) with
 them as one :class:`~gcc_envs.Program`, and shows the observation. With ``record=DIR`` the
 session is written as a dataset (``policy="human"``) by :class:`wrappers.RecordTrajectory`;
-with ``state_file=PATH`` the simulator's ground truth is published as JSON after every step
-(written to a temporary file, then renamed over ``PATH``), for tests and other processes.
+with ``state_file=PATH`` the simulator's ground truth is published as JSON after every loop
+iteration (written to a temporary file, then renamed over ``PATH``), for tests and other
+processes; a game whose ``live`` module has ``publish_state`` also publishes its whole world
+(``"world"``), which a desktop env's state-file judge rebuilds.
+
+Like a real game, the window can pause itself: ``pause_on_blur`` freezes game time while the
+window does not have the keyboard focus (Stardew Valley does this), and ``pause_key`` toggles
+a "PAUSED" screen (:func:`paused_banner`) with game time frozen (RDR2's Esc menu does this).
+The window's clock is wall time (``time_mode="realtime"``): stopped by SIGSTOP it catches up
+after SIGCONT, like a game that does not clamp its frame time, so the ``signal`` pause does
+not freeze its game time; ``focus`` and ``key`` do. ``keep_final`` keeps an ended episode on
+screen instead of starting the next one, so a judge reading the state file sees how it ended.
 
 pygame (the ``play`` extra) is imported only when a :class:`Player` is made.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 import logging
 import os
+import sys
 import time
 from collections.abc import Iterable
 from pathlib import Path
@@ -31,6 +43,76 @@ log = logging.getLogger(__name__)
 
 #: Mouse buttons of pygame (1, 2, 3) as gcc button names; 4 and 5 are wheel clicks (ignored).
 MOUSE_BUTTONS = {1: "left", 2: "middle", 3: "right"}
+#: Size (W, H) of the "PAUSED" banner drawn at the centre of the frame while key-paused.
+BANNER_SIZE = (240, 72)
+
+
+def paused_banner() -> np.ndarray:
+    """The "PAUSED" banner (H×W×3 RGB) the window shows while key-paused: its pause template.
+
+    Drawn the same way every time, so a desktop backend can confirm the pause by template
+    matching (save it with ``cv2.imwrite`` and pass it as ``pause_template``).
+    """
+    import cv2
+
+    W, H = BANNER_SIZE
+    img = np.full((H, W, 3), (24, 24, 40), np.uint8)
+    cv2.rectangle(img, (2, 2), (W - 3, H - 3), (240, 200, 60), 3)
+    cv2.putText(img, "PAUSED", (34, 50), cv2.FONT_HERSHEY_DUPLEX, 1.5, (255, 255, 255), 2)
+    return img
+
+
+def draw_paused(frame: np.ndarray) -> np.ndarray:
+    """``frame`` dimmed, with :func:`paused_banner` at its centre (a new array)."""
+    out = (frame // 2).astype(np.uint8)
+    banner = paused_banner()
+    bh, bw = banner.shape[:2]
+    H, W = out.shape[:2]
+    if H < bh or W < bw:
+        return out
+    y, x = (H - bh) // 2, (W - bw) // 2
+    out[y : y + bh, x : x + bw] = banner
+    return out
+
+
+def live_module(env_id: str) -> Any:
+    """The ``live`` module of the env's game (``gcc_envs.games.<game>.live``), or None."""
+    spec = gym.spec(env_id)
+    game = (spec.kwargs or {}).get("game")
+    try:
+        return importlib.import_module(f"gcc_envs.games.{game}.live") if game else None
+    except ImportError:
+        return None
+
+
+def play_command(
+    env_id: str,
+    *,
+    seed: int = 0,
+    state_file: str | os.PathLike[str] | None = None,
+    title: str | None = None,
+    fps: float = 30.0,
+    pause_on_blur: bool = True,
+    pause_key: str | None = None,
+    keep_final: bool = True,
+    obs_size: tuple[int, int] | None = None,
+) -> list[str]:
+    """The argv that runs ``gcc-gym play`` with these options (for a desktop env's ``launch=``)."""
+    argv = [sys.executable, "-m", "agents.cli", "play", env_id, "--seed", str(seed)]
+    argv += ["--fps", str(fps)]
+    if state_file is not None:
+        argv += ["--state-file", os.fspath(state_file)]
+    if title is not None:
+        argv += ["--title", title]
+    if pause_on_blur:
+        argv.append("--pause-on-blur")
+    if pause_key is not None:
+        argv += ["--pause-key", pause_key]
+    if keep_final:
+        argv.append("--keep-final")
+    if obs_size is not None:
+        argv += ["--obs-size", str(obs_size[0]), str(obs_size[1])]
+    return argv
 
 
 def _pygame() -> Any:
@@ -74,7 +156,7 @@ def key_map(pygame: Any) -> dict[int, str]:
 def ground_truth(state: Any) -> dict[str, Any]:
     """The published fields of a simulator state (those it has): location, player, money, time."""
     out: dict[str, Any] = {}
-    for name in ("location", "money", "day", "minutes"):
+    for name in ("location", "money", "day", "minutes", "game_seconds"):
         if hasattr(state, name):
             value = getattr(state, name)
             out[name] = value.item() if isinstance(value, np.generic) else value
@@ -112,11 +194,33 @@ class Player:
         state_file: str | os.PathLike[str] | None = None,
         window_size: tuple[int, int] | None = None,
         env_kwargs: dict[str, Any] | None = None,
+        title: str | None = None,
+        pause_on_blur: bool = False,
+        pause_key: str | None = None,
+        keep_final: bool = False,
     ) -> None:
         if not (isinstance(fps, (int, float)) and 0.1 <= fps <= 240):
             raise GCCError(f"--fps must lie in [0.1, 240], got {fps!r}")
         self.pygame = pygame = _pygame()
         import gcc_envs  # noqa: F401  (registers the ids)
+
+        self._pause_code: int | None = None
+        if pause_key is not None:
+            codes = [c for c, name in key_map(pygame).items() if name == pause_key]
+            if not codes:
+                raise GCCError(f"--pause-key {pause_key!r} is not a key this window knows")
+            self._pause_code = codes[0]
+        self.pause_on_blur = pause_on_blur
+        self.keep_final = keep_final
+        #: Paused by the pause key (the "PAUSED" screen is shown).
+        self.key_paused = False
+        #: Whether the game is paused now (key pause, or blur with ``pause_on_blur``).
+        self.paused = False
+        self.ended = False
+        self.frames = 0
+        self._period = 1.0 / fps
+        self._last_info: dict[str, Any] = {}
+        self._live = live_module(env_id)
 
         self.env_id = env_id
         self.seed = seed
@@ -128,7 +232,14 @@ class Player:
         self.quit = False
         self.steps = 0
         self.episodes = 0
-        env = gym.make(env_id, time_mode="realtime", step_seconds=1.0 / fps, **(env_kwargs or {}))
+        # One loop iteration is one step, so the ids' step limits do not apply to a session.
+        env = gym.make(
+            env_id,
+            time_mode="realtime",
+            step_seconds=1.0 / fps,
+            max_episode_steps=sys.maxsize,
+            **(env_kwargs or {}),
+        )
         if record is not None:
             from wrappers.record_trajectory import RecordTrajectory
 
@@ -148,7 +259,8 @@ class Player:
                     f"cannot open a window ({e}); without a display set SDL_VIDEODRIVER=dummy"
                 ) from None
             obs, info = env.reset(seed=seed)
-            pygame.display.set_caption(f"gcc-gym play {env_id}: {info.get('instruction', '')}")
+            caption = title or f"gcc-gym play {env_id}: {info.get('instruction', '')}"
+            pygame.display.set_caption(caption)
             self._show(obs)
             self._publish(info)
         except BaseException:
@@ -182,6 +294,12 @@ class Player:
             t = e.type
             if t == pygame.QUIT:
                 self.quit = True
+            elif t in (pygame.KEYDOWN, pygame.KEYUP) and e.key == self._pause_code:
+                if t == pygame.KEYDOWN:
+                    self.key_paused = not self.key_paused
+                    out += self._release_held()
+            elif self.key_paused and t in (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN):
+                continue  # the pause screen takes no game input
             elif t in (pygame.KEYDOWN, pygame.KEYUP):
                 name = self._keys.get(e.key)
                 if name is None:
@@ -226,11 +344,24 @@ class Player:
             elif t in (pygame.WINDOWRESIZED, pygame.WINDOWSIZECHANGED):
                 self.window_size = (max(int(e.x), 1), max(int(e.y), 1))
             elif t == pygame.WINDOWFOCUSLOST:
-                out += [ev.KeyUp(k) for k in sorted(self._held)]
-                out += [ev.MouseUp(b) for b in sorted(self._buttons)]
-                self._held.clear()
-                self._buttons.clear()
+                out += self._release_held()
         return out
+
+    def _release_held(self) -> list[ev.Event]:
+        out: list[ev.Event] = [ev.KeyUp(k) for k in sorted(self._held)]
+        out += [ev.MouseUp(b) for b in sorted(self._buttons)]
+        self._held.clear()
+        self._buttons.clear()
+        return out
+
+    def _update_pause(self) -> None:
+        """Pause or resume the game from the key pause and (with ``pause_on_blur``) focus."""
+        blurred = self.pause_on_blur and not self.pygame.key.get_focused()
+        paused = self.key_paused or blurred
+        backend = getattr(self.env.unwrapped, "backend", None)
+        if backend is not None and paused != self.paused:
+            backend.pause() if paused else backend.resume()
+        self.paused = paused
 
     # ------------------------------------------------------------------ loop
     def step(self, events: list[ev.Event]) -> tuple[bool, bool, dict[str, Any]]:
@@ -243,6 +374,11 @@ class Player:
         if terminated or truncated:
             outcome = "success" if info.get("success") else info.get("failure", "ended")
             log.warning("episode %d (seed %d) over: %s", self.episodes, self.seed, outcome)
+            if self.keep_final:
+                self.ended = True
+                self._last_info = info
+                self._show(obs)
+                return terminated, truncated, info
             self.episodes += 1
             self.seed += 1
             self._held.clear()
@@ -264,7 +400,14 @@ class Player:
             events = self.handle(self.pygame.event.get())
             if self.quit:
                 break
-            self.step(events)
+            if self.ended:  # keep_final: show and publish the final state, at the loop's pace
+                self._publish(self._last_info)
+                time.sleep(self._period)
+            else:
+                self._update_pause()
+                if self.paused:  # the world is frozen; the clock still ticks the loop
+                    events = [e for e in events if isinstance(e, (ev.KeyUp, ev.MouseUp))]
+                self.step(events)
             n += 1
         return n
 
@@ -284,6 +427,8 @@ class Player:
     def _show(self, obs: np.ndarray) -> None:
         pygame = self.pygame
         frame = np.ascontiguousarray(obs[..., :3] if obs.ndim == 3 else np.stack([obs] * 3, -1))
+        if self.key_paused:
+            frame = draw_paused(frame)
         surf = pygame.image.frombuffer(frame.tobytes(), self.frame_size, "RGB")
         if tuple(self.window_size) != tuple(self.frame_size):
             surf = pygame.transform.scale(surf, self.window_size)
@@ -305,9 +450,18 @@ class Player:
             "success": bool(info.get("success", False)),
             "held_keys": sorted(self._held),
             "time": time.time(),
+            "frame": self.frames,
+            "paused": self.paused,
+            "key_paused": self.key_paused,
+            "ended": self.ended,
         }
+        self.frames += 1
         if probe is not None:
-            data.update(ground_truth(probe()))
+            state = probe()
+            data.update(ground_truth(state))
+            publish = getattr(self._live, "publish_state", None)
+            if publish is not None:
+                data["world"] = publish(state)
         write_json_atomic(self.state_file, data)
 
 
@@ -320,8 +474,12 @@ def play(
     state_file: str | None = None,
     max_seconds: float | None = None,
     env_kwargs: dict[str, Any] | None = None,
+    **options: Any,
 ) -> int:
-    """Open the window and play until it is closed (or ``max_seconds``); return the steps."""
+    """Open the window and play until it is closed (or ``max_seconds``); return the steps.
+
+    ``options`` are :class:`Player`'s ``title``, ``pause_on_blur``, ``pause_key``, ``keep_final``.
+    """
     with Player(
         env_id,
         seed=seed,
@@ -329,5 +487,6 @@ def play(
         record=record,
         state_file=state_file,
         env_kwargs=env_kwargs,
+        **options,
     ) as p:
         return p.run(max_seconds=max_seconds)

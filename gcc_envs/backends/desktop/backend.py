@@ -1,9 +1,23 @@
 """``DesktopBackend``: a real X11 window as a backend (capture with mss, input through XTEST).
 
-The target is a window found by title regex (``target=``), the window of a program it starts
-(``launch=``), or, with neither, the whole screen. With ``display=None`` it starts its own
-:class:`VirtualDisplay`. Nothing starts before the first ``reset``, so a fresh backend pickles.
-Event coordinates are frame pixels (the observation's size), scaled to the window here.
+The target is a window found by title regex (``target=``, or a game profile's
+``window_title``), the window of a program it starts (``launch=``), or, with neither, the whole
+screen. With ``display=None`` it starts its own :class:`VirtualDisplay`. Nothing starts before
+the first ``reset``, so a fresh backend pickles. Event coordinates are frame pixels (the
+observation's size), scaled to the window here and clamped to it.
+
+Pause strategies: ``signal`` (SIGSTOP/SIGCONT the program's process group), ``focus`` (give
+the keyboard focus away; games that pause when unfocused stop), ``key`` (tap ``pause_key`` and
+confirm the pause screen by ``pause_template``, see :mod:`.pause_key`) and ``none``. With
+``focus`` and ``key`` the keys held when pausing are released first and pressed again after
+resuming, as a player would.
+
+Guards: input is sent only while the target window has the keyboard focus (refocused once,
+else the event is refused with :class:`BackendError`); a tap is held at least
+:data:`MIN_TAP_S` and consecutive key presses are :data:`MIN_KEY_GAP_S` apart; every error
+path releases what is held; a kill switch hotkey (:mod:`.killswitch`) stops all input.
+``judge=`` decides success where a task cannot read the program (:mod:`.judge`); a
+state-file judge also provides the probe (and ``sim``) that privileged scripts read.
 """
 
 from __future__ import annotations
@@ -19,6 +33,8 @@ from typing import Any
 
 import numpy as np
 
+from gcc_envs.backends.desktop.killswitch import DEFAULT_KILL_SWITCH
+from gcc_envs.backends.desktop.pause_key import KeyPause
 from gcc_envs.core import events as ev
 from gcc_envs.core.backend import PrimitiveEvent
 from gcc_envs.errors import BackendError, GCCError
@@ -26,6 +42,10 @@ from gcc_envs.errors import BackendError, GCCError
 log = logging.getLogger(__name__)
 
 PAUSE_STRATEGIES = ("signal", "focus", "none", "key")
+#: Shortest key or button hold: games poll input once per frame.
+MIN_TAP_S = 0.03
+#: Shortest gap from one key's release to the next key's press (typing).
+MIN_KEY_GAP_S = 0.01
 
 
 class DesktopBackend:
@@ -40,14 +60,38 @@ class DesktopBackend:
         target: str | None = None,
         launch: Sequence[str] | None = None,
         display: str | None = None,
-        pause: str = "signal",
-        screen_size: tuple[int, int] = (1280, 720),
+        pause: str | None = None,
+        screen_size: tuple[int, int] | None = None,
         window_timeout_s: float = 15.0,
+        profile: Any = None,
+        pause_key: str | None = None,
+        pause_template: Any = None,
+        judge: Any = None,
+        kill_switch: Sequence[str] | None = DEFAULT_KILL_SWITCH,
+        draw_pointer: bool = False,
     ) -> None:
+        if profile is not None:  # a game's LiveProfile: its window, pause method and size
+            target = profile.window_title if target is None else target
+            pause = profile.pause if pause is None else pause
+            pause_key = profile.pause_key if pause_key is None else pause_key
+            if obs_size is None:
+                obs_size = profile.resolution[::-1]
+            if screen_size is None:  # room for the window and its title bar
+                screen_size = (profile.resolution[0] + 80, profile.resolution[1] + 80)
+        screen_size = (1280, 720) if screen_size is None else screen_size
+        pause = "signal" if pause is None else pause
         if pause not in PAUSE_STRATEGIES:
             raise GCCError(f"pause must be one of {PAUSE_STRATEGIES}, got {pause!r}")
+        self.key_pause: KeyPause | None = None
         if pause == "key":
-            raise GCCError("pause='key' is not yet supported; use 'signal', 'focus' or 'none'")
+            if pause_template is None:
+                raise GCCError(
+                    "pause='key' needs pause_template= (a PNG of the pause screen, or an RGB "
+                    "array) to confirm the pause"
+                )
+            self.key_pause = KeyPause(str(pause_key or ""), pause_template)
+        if kill_switch is not None and (isinstance(kill_switch, str) or not kill_switch):
+            raise GCCError(f"kill_switch must be a list of key names or None, got {kill_switch!r}")
         if launch is not None and (
             isinstance(launch, str) or not launch or not all(isinstance(a, str) for a in launch)
         ):
@@ -62,6 +106,11 @@ class DesktopBackend:
         self.pause_strategy = pause
         self.screen_size = (int(screen_size[0]), int(screen_size[1]))
         self.window_timeout_s = window_timeout_s
+        self.judge = judge
+        self.kill_switch_keys = tuple(kill_switch) if kill_switch is not None else None
+        self.draw_pointer = bool(draw_pointer)
+        #: Seconds the last focus / pause / resume took (measured; for reports and tests).
+        self.timings: dict[str, float] = {}
         self._init_runtime()
 
     def _init_runtime(self) -> None:
@@ -74,13 +123,33 @@ class DesktopBackend:
         self._buttons: set[int] = set()
         self._stopped_group: int | None = None
         self._closed = False
+        self._killer: Any = None
+        self._kill_reported = False
+        self._down_at: dict[str, float] = {}
+        self._last_up = 0.0
+        self._restore: list[str] = []  # keys to press again after a focus/key resume
+        self._paused = False
+        #: Counts events sent and pauses/resumes: a judge may reuse a probe while it stands.
+        self.input_serial = 0
 
     # pickling carries the configuration only; a clone starts its own display at reset
+    _CONFIG = (
+        "size",
+        "target",
+        "launch_argv",
+        "display_name",
+        "pause_strategy",
+        "screen_size",
+        "window_timeout_s",
+        "key_pause",
+        "judge",
+        "kill_switch_keys",
+        "draw_pointer",
+        "timings",
+    )
+
     def __getstate__(self) -> dict[str, Any]:
-        keep = ("size", "target", "launch_argv", "display_name", "pause_strategy")
-        state = {k: self.__dict__[k] for k in keep}
-        state.update(screen_size=self.screen_size, window_timeout_s=self.window_timeout_s)
-        return state
+        return {k: self.__dict__[k] for k in self._CONFIG}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
@@ -100,18 +169,47 @@ class DesktopBackend:
             name = self.vdisplay.name
         self.x = X11(name)
         self._grabber = Grabber(name)
+        if self.kill_switch_keys is not None:
+            from gcc_envs.backends.desktop.killswitch import KillSwitch
+
+            self._killer = KillSwitch(name, self.kill_switch_keys, self._held_codes)
+
+    def _held_codes(self) -> tuple[list[int], list[int]]:
+        """What this backend holds now (read by the kill switch's thread)."""
+        codes = [c for cs in list(self._keys.values()) for c in cs]
+        return codes, sorted(self._buttons)
+
+    @property
+    def killed(self) -> bool:
+        """Whether the kill switch was pressed (all input is refused from then on)."""
+        return self._killer is not None and self._killer.tripped.is_set()
+
+    @property
+    def sim(self) -> Any:
+        """A state-file judge's mirror of the program's simulator (for privileged scripts)."""
+        return getattr(self.judge, "sim", None)
 
     def reset(self, rng: np.random.Generator, options: Mapping[str, Any] | None) -> None:
         self._check_open()
         self.release_all()
+        self._restore = []  # a new episode starts with nothing held
         self.resume()
         self._start()
         if self.launch_argv is not None and (self.proc is None or self.proc.poll() is not None):
             self._launch()
         elif self.target is not None:
             self.window = self.x.wait_window(self.window_timeout_s, title=self.target)
-        if self.window is not None and not self.x.focus(self.window):
+        if self.window is not None and not self._focus():
             log.warning("could not focus %r at reset", self.x.title(self.window))
+        ready = getattr(self.judge, "wait_ready", None)
+        if ready is not None:  # e.g. the program publishes its state: before any pause
+            ready()
+
+    def _focus(self) -> bool:
+        t0 = time.perf_counter()
+        ok = bool(self.x.focus(self.window))
+        self.timings["focus_s"] = time.perf_counter() - t0
+        return ok
 
     def _launch(self) -> None:
         from gcc_envs.backends.desktop.display import launch, stop_group
@@ -142,10 +240,15 @@ class DesktopBackend:
         try:
             self.release_all()
             self.resume()
+        except BackendError as e:  # the program may be gone already: still clean up
+            log.warning("while closing: %s", e)
         finally:
             self._closed = True
             from gcc_envs.backends.desktop.display import stop_group
 
+            if self._killer is not None:
+                self._killer.close()
+                self._killer = None
             if self.proc is not None and self.vdisplay is None:
                 stop_group(self.proc)
             if self._grabber is not None:
@@ -168,24 +271,52 @@ class DesktopBackend:
         self._check_open()
         self._start()
         x, y, w, h = self._region()
-        return self._grabber.grab(x, y, w, h, self.x.screen_size, self.size)
+        pointer = self.x.pointer() if self.draw_pointer else None
+        return self._grabber.grab(x, y, w, h, self.x.screen_size, self.size, pointer)
+
+    def grab_window(self) -> np.ndarray:
+        """The target's pixels at its own size (no pointer drawn): for template matching."""
+        self._check_open()
+        self._start()
+        x, y, w, h = self._region()
+        return self._grabber.grab(x, y, w, h, self.x.screen_size, (w, h))
 
     def advance(self, seconds: float) -> None:
-        time.sleep(max(0.0, seconds))  # the program runs on its own; input keeps flowing
+        # the program runs on its own; input keeps flowing. A kill switch pressed during the
+        # wait ends the running program once (later waits hold nothing and just pass).
+        if not self._kill_reported:
+            self._check_killed()
+        time.sleep(max(0.0, seconds))
+        if not self._kill_reported:
+            self._check_killed()
 
     def probe(self) -> Any:
-        return None
+        """The judge's probe (a state-file judge: the program's state), else None."""
+        if self.judge is None:
+            return None
+        self._check_open()
+        return self.judge.probe(self)
 
     # ------------------------------------------------------------------ input
     def _guard(self) -> None:
         self._check_open()
         self._start()
+        self._check_killed()
         if self.window is None or self.x.is_focused(self.window):
             return
-        if not self.x.focus(self.window):
+        if not self._focus():
             raise BackendError(
                 f"the target window {self.x.title(self.window)!r} is not focused and refused "
-                "focus; input not sent"
+                "focus (tried once); input not sent"
+            )
+
+    def _check_killed(self) -> None:
+        if self.killed:
+            self._kill_reported = True
+            self.release_all()
+            keys = "+".join(self.kill_switch_keys or ())
+            raise BackendError(
+                f"kill switch pressed ({keys}): input stopped; close this env and make a new one"
             )
 
     def to_screen(self, x: int, y: int) -> tuple[int, int]:
@@ -196,29 +327,63 @@ class DesktopBackend:
         sy = min(max(int((y + 0.5) * wh / H), 0), wh - 1)
         return wx + sx, wy + sy
 
+    @property
+    def paused(self) -> bool:
+        """Whether the target is paused by this backend now."""
+        return self._paused
+
+    @property
+    def frozen(self) -> bool:
+        """Whether the target's processes are stopped (``signal`` pause): it publishes nothing."""
+        return self._stopped_group is not None
+
     def send(self, event: PrimitiveEvent) -> None:
+        self.input_serial += 1
+        try:
+            self._guard()
+            self._send(event)
+        except BaseException:
+            self.release_all()  # nothing stays held after a refused or failed event
+            raise
+
+    def _send(self, event: PrimitiveEvent) -> None:
         from gcc_envs.backends.desktop.x11 import BUTTONS
 
-        self._guard()
         x = self.x
         if isinstance(event, ev.KeyDown):
             if event.key in self._keys:
                 return
             stroke = x.stroke(event.key)  # raises InvalidActionError for untypeable keys
             codes = [x.shift_keycode, stroke.keycode] if stroke.shift else [stroke.keycode]
+            gap = MIN_KEY_GAP_S - (time.perf_counter() - self._last_up)
+            if gap > 0:
+                time.sleep(gap)
             self._keys[event.key] = []
             for code in codes:
                 self._keys[event.key].append(code)
                 x.key(code, True)
+            self._down_at[event.key] = time.perf_counter()
         elif isinstance(event, ev.KeyUp):
+            if event.key not in self._keys:
+                return
+            held = time.perf_counter() - self._down_at.pop(event.key, 0.0)
+            if held < MIN_TAP_S:
+                time.sleep(MIN_TAP_S - held)
             for code in reversed(self._keys.pop(event.key, [])):
                 x.key(code, False)
+            self._last_up = time.perf_counter()
         elif isinstance(event, ev.MoveTo):
             x.move(*self.to_screen(event.x, event.y))
+        elif isinstance(event, ev.MoveBy):
+            x.move_by(event.dx, event.dy)  # relative (a camera mouse): not clamped
         elif isinstance(event, ev.MouseDown):
             self._buttons.add(BUTTONS[event.button])
+            self._down_at[f"mouse:{event.button}"] = time.perf_counter()
             x.button(BUTTONS[event.button], True)
         elif isinstance(event, ev.MouseUp):
+            held = time.perf_counter() - self._down_at.pop(f"mouse:{event.button}", 0.0)
+            if BUTTONS[event.button] in self._buttons and held < MIN_TAP_S:
+                time.sleep(MIN_TAP_S - held)
             self._buttons.discard(BUTTONS[event.button])
             x.button(BUTTONS[event.button], False)
         elif isinstance(event, ev.Scroll):
@@ -246,35 +411,73 @@ class DesktopBackend:
         finally:
             self._keys.clear()
             self._buttons.clear()
+            self._down_at.clear()
 
     # ------------------------------------------------------------------ pause
     def pause(self) -> None:
-        if self.x is None or self._closed:
+        if self.x is None or self._closed or self._paused:
             return
-        if self.pause_strategy == "signal" and self._stopped_group is None:
-            pid = self.pid
-            if pid is not None:
-                try:
-                    group = os.getpgid(pid)
-                    os.killpg(group, signal.SIGSTOP)
-                except ProcessLookupError:
-                    raise BackendError(
-                        f"the target program (pid {pid}) has exited; reset() starts it again"
-                    ) from None
-                self._stopped_group = group
-        elif self.pause_strategy == "focus" and self.window is not None:
-            if not self.x.focus_away(self.window):
-                log.warning("the target window still reports focus after the focus pause")
+        t0 = time.perf_counter()
+        strategy = self.pause_strategy
+        if strategy == "signal":
+            self._stop_program()
+        elif strategy in ("focus", "key") and self.window is not None:
+            self._restore = sorted(self._keys)  # a player lets go of the keys first
+            self.release_all()
+            if strategy == "focus":
+                if not self.x.focus_away(self.window):
+                    log.warning("the target window still reports focus after the focus pause")
+            else:
+                assert self.key_pause is not None
+                self.key_pause.pause(self._tap, self.grab_window, 1.0)
+        self._paused = True
+        self.input_serial += 1
+        self.timings["pause_s"] = time.perf_counter() - t0
 
     def resume(self) -> None:
+        if not self._paused:
+            return
+        self._paused = False
+        self.input_serial += 1
+        t0 = time.perf_counter()
+        strategy = self.pause_strategy
         if self._stopped_group is not None:
             group, self._stopped_group = self._stopped_group, None
             try:
                 os.killpg(group, signal.SIGCONT)
             except ProcessLookupError:
                 pass
-        elif self.pause_strategy == "focus" and self.window is not None and self.x is not None:
-            self.x.focus(self.window)
+        elif strategy in ("focus", "key") and self.window is not None and self.x is not None:
+            if strategy == "focus":
+                if not self._focus():
+                    log.warning("the target window did not take the focus back on resume")
+            else:
+                assert self.key_pause is not None
+                self.key_pause.resume(self._tap, self.grab_window, 1.0)
+            keys, self._restore = self._restore, []
+            if not self._closed and not self.killed:
+                for key in keys:  # press again what was held when pausing
+                    self.send(ev.KeyDown(key))
+        self.timings["resume_s"] = time.perf_counter() - t0
+
+    def _stop_program(self) -> None:
+        pid = self.pid
+        if pid is None or self._stopped_group is not None:
+            return
+        try:
+            group = os.getpgid(pid)
+            os.killpg(group, signal.SIGSTOP)
+        except ProcessLookupError:
+            raise BackendError(
+                f"the target program (pid {pid}) has exited; reset() starts it again"
+            ) from None
+        self._stopped_group = group
+
+    def _tap(self, key: str) -> None:
+        """Tap ``key`` (held :data:`MIN_TAP_S` + a little) through the focus guard."""
+        self.send(ev.KeyDown(key))
+        time.sleep(ev.TAP_S)
+        self.send(ev.KeyUp(key))
 
     def _check_open(self) -> None:
         if self._closed:

@@ -166,10 +166,35 @@ class X11:
         return int(v[0]) if v is not None and len(v) else None
 
     def is_focused(self, win: Any) -> bool:
-        if self.active() == win.id:
+        """Whether keyboard input goes to ``win`` now: it is viewable and the X input focus is
+        ``win`` or a window inside it (the window manager's ``_NET_ACTIVE_WINDOW`` can lag)."""
+        try:
+            if win.get_attributes().map_state != X.IsViewable:
+                return False
+            focus = self.d.get_input_focus().focus
+        except error.XError:
+            return False
+        fid = getattr(focus, "id", None)
+        if fid == win.id:
             return True
-        focus = self.d.get_input_focus().focus
-        return getattr(focus, "id", None) == win.id
+        if not isinstance(fid, int) or fid in (0, 1, self.root.id):  # None / PointerRoot
+            return False
+        return self._inside(fid, win.id)
+
+    def _inside(self, wid: int, ancestor: int) -> bool:
+        """Whether window ``wid`` is ``ancestor`` or lies inside it."""
+        try:
+            w = self.d.create_resource_object("window", wid)
+            for _ in range(16):
+                if w.id == ancestor:
+                    return True
+                parent = w.query_tree().parent
+                if not parent or parent.id in (0, self.root.id):
+                    return False
+                w = parent
+        except error.XError:
+            return False
+        return False
 
     def focus(self, win: Any, timeout_s: float = 1.0) -> bool:
         """Ask the window manager to activate ``win``; fall back to XSetInputFocus."""
@@ -260,6 +285,16 @@ class X11:
     def move(self, x: int, y: int) -> None:
         xtest.fake_input(self.d, X.MotionNotify, x=int(x), y=int(y))
         self.d.sync()
+
+    def move_by(self, dx: int, dy: int) -> None:
+        """Relative pointer motion (a camera mouse); the server does not clamp games' deltas."""
+        xtest.fake_input(self.d, X.MotionNotify, detail=True, x=int(dx), y=int(dy))
+        self.d.sync()
+
+    def pointer(self) -> tuple[int, int]:
+        """The pointer's screen position (XQueryPointer)."""
+        p = self.root.query_pointer()
+        return int(p.root_x), int(p.root_y)
 
     def button(self, number: int, down: bool) -> None:
         xtest.fake_input(self.d, X.ButtonPress if down else X.ButtonRelease, number)

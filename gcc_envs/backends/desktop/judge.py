@@ -1,0 +1,249 @@
+"""Judges: who decides success when the env cannot read the program's internals.
+
+On a real screen a task's check has no simulator state to read, so success is an explicit
+choice, ``judge=``:
+
+* ``"state-file:<path>"`` — the program publishes its state as JSON (``gcc-gym play
+  --state-file``); the game's mirror rebuilds it, and the game's own task check runs on it.
+  The mirror also stands in for the simulator (``backend.sim``) so privileged scripts plan.
+* ``"template:<png>"`` — success when the template appears on the screen (cv2 matching).
+* ``"human"`` — a person answers on the terminal when the episode ends.
+* ``None`` — success is never claimed; ``info["judge"]`` is ``None``.
+
+:func:`judged` puts a judge between an env and its task (:class:`JudgedTask`) and adds
+``info["judge"]`` (:class:`JudgeInfo`).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+
+from gcc_envs.core.task import Task, TaskStatus
+from gcc_envs.errors import BackendError, GCCError
+
+JUDGES = ("state-file:<path>", "template:<png>", "human", None)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A judge's answer in place of a probe: success or not, and who said so."""
+
+    success: bool
+    judge: str | None
+
+
+class NoJudge:
+    """No judge: success is never claimed on a real game."""
+
+    spec: str | None = None
+
+    def probe(self, backend: Any) -> Verdict:
+        return Verdict(False, None)
+
+
+class StateFileJudge:
+    """Reads the JSON a program publishes (atomically replaced) and rebuilds its state.
+
+    ``probe`` waits for a publication made after it was called (two new ``frame`` numbers,
+    so the input sent before the call has been seen), up to ``timeout_s``. While the backend
+    is paused and has sent nothing since (its ``input_serial``), or for ``reuse_s`` after a
+    read while it runs, the last probe is reused: planners read the state thousands of times.
+    While the program is stopped (the ``signal`` pause) the last publication is read as is.
+    """
+
+    def __init__(
+        self, path: str | Path, mirror: Any = None, timeout_s: float = 3.0, reuse_s: float = 0.03
+    ) -> None:
+        self.path = Path(path)
+        self.spec = f"state-file:{self.path}"
+        self.mirror = mirror
+        self.timeout_s = timeout_s
+        self.reuse_s = reuse_s
+        self._last: tuple[Any, float, Any] | None = None  # (serial, time, probe)
+
+    @property
+    def sim(self) -> Any:
+        """The mirror's simulator view (for scripts that plan with ``sim.walkable``), or None."""
+        return getattr(self.mirror, "sim", None)
+
+    def read(self) -> dict[str, Any] | None:
+        """The latest publication, or None when there is none yet."""
+        try:
+            data = json.loads(self.path.read_text())
+        except FileNotFoundError:
+            return None
+        except (OSError, ValueError) as e:
+            raise BackendError(f"cannot read the state file {self.path}: {e}") from e
+        if not isinstance(data, dict):
+            raise BackendError(f"the state file {self.path} does not hold a JSON object")
+        return data
+
+    def fresh(self, timeout_s: float | None = None) -> dict[str, Any]:
+        """A publication made after this call (see the class docstring)."""
+        deadline = time.monotonic() + (self.timeout_s if timeout_s is None else timeout_s)
+        first: int | None = None
+        while True:
+            data = self.read()
+            frame = None if data is None else data.get("frame")
+            if isinstance(frame, int):
+                if first is None:
+                    first = frame
+                elif frame >= first + 2:
+                    return data  # type: ignore[return-value]
+            if time.monotonic() > deadline:
+                raise BackendError(
+                    f"the state file {self.path} was not updated for "
+                    f"{self.timeout_s:.0f} s; is the program running and publishing?"
+                )
+            time.sleep(0.005)
+
+    def wait_ready(self) -> None:
+        """Wait (up to ``timeout_s``) until the program publishes (the backend's reset)."""
+        self._last = None
+        self.fresh()
+
+    def probe(self, backend: Any) -> Any:
+        serial = getattr(backend, "input_serial", None)
+        if self._last is not None and serial is not None and self._last[0] == serial:
+            age = time.monotonic() - self._last[1]
+            if getattr(backend, "paused", False) or age < self.reuse_s:
+                return self._last[2]
+        if getattr(backend, "frozen", False):  # stopped by a signal: the last word is final
+            data = self.read()
+            if data is None:
+                raise BackendError(f"the state file {self.path} does not exist yet")
+        else:
+            data = self.fresh()
+        probe = data if self.mirror is None else self.mirror.load(data)
+        self._last = (serial, time.monotonic(), probe)
+        return probe
+
+
+class TemplateJudge:
+    """Success when ``template`` (a PNG) appears in the window (normalised correlation)."""
+
+    def __init__(self, template: str | Path, threshold: float = 0.9) -> None:
+        from gcc_envs.backends.desktop.template import load_template
+
+        self.spec = f"template:{template}"
+        self.template = load_template(template)
+        self.threshold = threshold
+
+    def probe(self, backend: Any) -> Verdict:
+        from gcc_envs.backends.desktop.template import match_score
+
+        score = match_score(backend.grab_window(), self.template)
+        return Verdict(score >= self.threshold, self.spec)
+
+
+class HumanJudge:
+    """A person decides at episode end (``ask`` is ``input`` unless given)."""
+
+    spec = "human"
+
+    def __init__(self, ask: Callable[[str], str] = input) -> None:
+        self.ask = ask
+
+    def probe(self, backend: Any) -> Verdict:
+        return Verdict(False, "human")  # nothing is claimed until the end
+
+    def decide(self, instruction: str) -> bool:
+        answer = self.ask(f"Episode over. Task: {instruction}\nWas it done? [y/N] ")
+        return answer.strip().lower() in ("y", "yes")
+
+
+def make_judge(spec: Any, mirror_factory: Callable[[], Any] | None = None) -> Any:
+    """The judge for ``judge=``: a spec string, a judge object, or None (:class:`NoJudge`)."""
+    if spec is None:
+        return NoJudge()
+    if not isinstance(spec, str):
+        if not callable(getattr(spec, "probe", None)):
+            raise GCCError(f"judge= must be a spec string or have probe(backend), got {spec!r}")
+        return spec
+    kind, _, arg = spec.partition(":")
+    if kind == "state-file" and arg:
+        return StateFileJudge(arg, mirror_factory() if mirror_factory is not None else None)
+    if kind == "template" and arg:
+        return TemplateJudge(arg)
+    if spec == "human":
+        return HumanJudge()
+    raise GCCError(f"unknown judge {spec!r}; use one of {JUDGES}")
+
+
+class JudgedTask(Task):
+    """A task whose probe may be a judge's :class:`Verdict` instead of the game's state."""
+
+    def __init__(self, inner: Task) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.instruction = inner.instruction
+        self.max_steps = inner.max_steps
+        self.max_game_s = inner.max_game_s
+        self.success_reward = inner.success_reward
+        self.shaping = inner.shaping
+        self.infeasible = inner.infeasible
+
+    def reset_options(self) -> dict[str, Any]:
+        return self.inner.reset_options()
+
+    def begin(self, probe: Any) -> None:
+        if not isinstance(probe, Verdict):
+            self.inner.begin(probe)
+
+    def evaluate(self, probe: Any) -> TaskStatus:
+        if isinstance(probe, Verdict):
+            return TaskStatus(progress=float(probe.success), success=probe.success)
+        return self.inner.evaluate(probe)
+
+    def reward(self, before: TaskStatus, after: TaskStatus) -> float:
+        return self.inner.reward(before, after)
+
+
+class JudgeInfo(gym.Wrapper):
+    """Adds ``info["judge"]``; with a human judge, asks at episode end and records the answer.
+
+    The end is the agent's ``DONE``/``FAIL`` (terminated) or the task's step limit.
+    """
+
+    def __init__(self, env: gym.Env, judge: Any) -> None:
+        super().__init__(env)
+        self.judge = judge
+        self._steps = 0
+        self._instruction = ""
+        #: What ``info["judge"]`` says: the spec, or the class name of a judge object.
+        self.judge_name = getattr(judge, "spec", type(judge).__name__)
+
+    def reset(self, **kwargs: Any) -> tuple[np.ndarray, dict[str, Any]]:
+        obs, info = self.env.reset(**kwargs)
+        self._steps = 0
+        self._instruction = str(info.get("instruction", ""))
+        info["judge"] = self.judge_name
+        return obs, info
+
+    def step(self, action: Any) -> tuple[Any, Any, bool, bool, dict[str, Any]]:
+        obs, reward, terminated, truncated, info = self.env.step(action)
+        self._steps += 1
+        info["judge"] = self.judge_name
+        task = self.env.unwrapped.task
+        at_end = terminated or truncated or self._steps >= task.max_steps
+        if isinstance(self.judge, HumanJudge) and at_end and not info.get("success"):
+            if self.judge.decide(self._instruction):
+                info["success"] = True
+                info.pop("failure", None)
+                reward = float(reward) + task.success_reward
+            terminated = True
+        return obs, reward, terminated, truncated, info
+
+
+def judged(env: gym.Env, judge: Any) -> gym.Env:
+    """``env`` with its task behind ``judge`` (see the module docstring)."""
+    env.task = JudgedTask(env.task)  # type: ignore[attr-defined]
+    return JudgeInfo(env, judge)

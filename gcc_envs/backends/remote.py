@@ -1,0 +1,333 @@
+"""``RemoteBackend``: a desktop on another machine or VM, through ``gcc-gym serve-desktop``.
+
+It speaks HTTP (one keep-alive connection, stdlib only) and sends input as primitive event
+dicts — never code. The server's answers map onto the exception family: a refused event is an
+:class:`InvalidActionError`, anything else the server or the network refuses a
+:class:`BackendError` that says what to do.
+
+The program on the far side runs in real time (``clock_driven = False``): ``advance`` sleeps
+here, pinging the server during long sleeps so its idle watchdog does not release held keys.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import logging
+import os
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+from urllib.parse import urlsplit
+
+import numpy as np
+
+from gcc_envs.backends import wire
+from gcc_envs.core.backend import PrimitiveEvent
+from gcc_envs.core.events import Event
+from gcc_envs.errors import BackendError, GCCError, InvalidActionError
+
+log = logging.getLogger(__name__)
+
+#: The environment variable read for the token when ``token=`` is not given.
+TOKEN_ENV = "GCC_REMOTE_TOKEN"
+_RETRYABLE = (http.client.RemoteDisconnected, BrokenPipeError, ConnectionResetError)
+
+
+class RemoteBackend:
+    """A :class:`~gcc_envs.core.backend.Backend` served by ``gcc-gym serve-desktop`` at ``url``.
+
+    ``obs_size``, ``target``, ``launch``, ``pause``, ``pause_key``, ``pause_template`` and
+    ``draw_pointer`` configure the server's desktop session as they configure a local
+    :class:`DesktopBackend` (paths name files on the server); ``profile`` is a game's
+    ``LiveProfile``. ``judge``: ``"state-file:<path>"`` or ``"template:<png>"`` run on the server
+    (which must have been started with that ``--judge``), ``"human"`` runs here; ``mirror``
+    (the game's ``state_mirror``) rebuilds a state-file publication into the game's state.
+    The server must be up when the backend is made: the frame size comes from it.
+    ``capture_format``: ``"raw"`` (fastest on loopback and fast links), ``"zlib"`` or ``"png"``
+    (fewer bytes on slow links).
+    """
+
+    clock_driven = False
+
+    def __init__(
+        self,
+        obs_size: tuple[int, int] | None = None,
+        *,
+        url: str,
+        token: str | None = None,
+        timeout: float = 30.0,
+        target: str | None = None,
+        launch: Sequence[str] | None = None,
+        pause: str | None = None,
+        capture_format: str = "raw",
+        profile: Any = None,
+        judge: str | None = None,
+        mirror: Callable[[], Any] | None = None,
+        pause_key: str | None = None,
+        pause_template: str | None = None,
+        draw_pointer: bool | None = None,
+    ) -> None:
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise GCCError(f"url must look like http://HOST:PORT, got {url!r}")
+        token = token if token is not None else os.environ.get(TOKEN_ENV)
+        if not token:
+            raise GCCError(f"RemoteBackend needs token= or the {TOKEN_ENV} environment variable")
+        if capture_format not in wire.FRAME_FORMATS:
+            raise GCCError(f"capture_format must be one of {wire.FRAME_FORMATS}")
+        if not timeout > 0:
+            raise GCCError(f"timeout must be positive seconds, got {timeout!r}")
+        self.url = url.rstrip("/")
+        self.timeout = float(timeout)
+        self.capture_format = capture_format
+        self._token = token
+        if profile is not None:  # a game's LiveProfile: its window, pause method and size
+            target = profile.window_title if target is None else target
+            pause = profile.pause if pause is None else pause
+            pause_key = profile.pause_key if pause_key is None else pause_key
+            obs_size = profile.resolution[::-1] if obs_size is None else obs_size
+        self.judge = _client_judge(judge, mirror, game=profile is not None)
+        self._session: dict[str, Any] = {
+            "obs_size": [int(v) for v in obs_size] if obs_size is not None else None,
+            "target": target,
+            "launch": list(launch) if launch is not None else None,
+            "pause": pause,
+            "pause_key": pause_key,
+            "pause_template": pause_template,
+            "judge": judge if isinstance(self.judge, RemoteJudge) else None,
+            "draw_pointer": draw_pointer,
+        }
+        self._init_runtime()
+        info = self._call("POST", "/configure", self._session)
+        self.size: tuple[int, int] = (int(info["size"][0]), int(info["size"][1]))
+        #: How often ``advance`` pings during a long sleep: well inside the server's idle time.
+        self.ping_s = max(0.05, float(info.get("idle_s", 30.0)) / 3)
+
+    def _init_runtime(self) -> None:
+        self._conn: http.client.HTTPConnection | None = None
+        self._lock = threading.Lock()
+        self._closed = False
+
+    # pickling carries the configuration; the copy opens its own connection to the same session
+    def __getstate__(self) -> dict[str, Any]:
+        keep = ("url", "timeout", "capture_format", "_token", "_session", "size", "ping_s", "judge")
+        return {k: self.__dict__[k] for k in keep}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._init_runtime()
+
+    # ------------------------------------------------------------------ HTTP
+    def _connect(self) -> http.client.HTTPConnection:
+        parts = urlsplit(self.url)
+        cls = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
+        return cls(parts.hostname, parts.port, timeout=self.timeout)  # type: ignore[arg-type]
+
+    def _request(
+        self, method: str, path: str, body: Any = None
+    ) -> tuple[int, bytes, http.client.HTTPMessage]:
+        data = b"" if body is None else json.dumps(body).encode()
+        headers = {"Authorization": f"Bearer {self._token}", "Content-Type": "application/json"}
+        with self._lock:
+            for attempt in (0, 1):
+                reused = self._conn is not None
+                conn = self._conn or self._connect()
+                try:
+                    conn.request(
+                        method, path, body=data if method == "POST" else None, headers=headers
+                    )
+                    resp = conn.getresponse()
+                    payload = resp.read()
+                except _RETRYABLE as e:
+                    conn.close()
+                    self._conn = None
+                    if reused and attempt == 0:  # the server closed an idle keep-alive connection
+                        continue
+                    raise BackendError(
+                        f"serve-desktop at {self.url} dropped the connection: {e}"
+                    ) from e
+                except (OSError, http.client.HTTPException) as e:
+                    conn.close()
+                    self._conn = None
+                    raise BackendError(
+                        f"cannot reach serve-desktop at {self.url} ({e}); is it running, and is "
+                        "the url right?"
+                    ) from e
+                if resp.will_close:
+                    conn.close()
+                    self._conn = None
+                else:
+                    self._conn = conn
+                return resp.status, payload, resp.headers
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _call(self, method: str, path: str, body: Any = None) -> Any:
+        """A JSON route's answer, or the error it maps to."""
+        status, payload, _ = self._request(method, path, body)
+        if status != 200:
+            raise _error(status, payload, path)
+        return json.loads(payload) if payload else None
+
+    # ------------------------------------------------------------------ Backend protocol
+    def reset(self, rng: np.random.Generator, options: Mapping[str, Any] | None) -> None:
+        self._check_open()
+        seed = int(rng.integers(2**63 - 1))
+        try:
+            json.dumps(options)
+        except (TypeError, ValueError) as e:
+            raise GCCError(
+                f"reset options must be JSON-serialisable for a remote desktop: {e}"
+            ) from e
+        self._call("POST", "/reset", {"seed": seed, "options": options})
+
+    def capture(self) -> np.ndarray:
+        self._check_open()
+        status, payload, headers = self._request("GET", f"/capture?format={self.capture_format}")
+        if status != 200:
+            raise _error(status, payload, "/capture")
+        frame = wire.decode_frame(payload, headers)
+        if frame.shape != (self.size[1], self.size[0], 3):
+            raise BackendError(
+                f"the server sent a {frame.shape} frame, not {self.size[1]}x{self.size[0]}: "
+                "another client reconfigured it"
+            )
+        return frame
+
+    def send(self, event: PrimitiveEvent) -> None:
+        self.send_many([event])
+
+    def send_many(self, events: Sequence[Event]) -> None:
+        """Send primitive events in one request, in order."""
+        self._check_open()
+        self._call("POST", "/events", [e.to_dict() for e in events])
+
+    def advance(self, seconds: float) -> None:
+        self._check_open()
+        deadline = time.monotonic() + max(0.0, seconds)
+        while (left := deadline - time.monotonic()) > 0:
+            if left > self.ping_s:  # keep the server's idle watchdog from releasing held keys
+                time.sleep(self.ping_s)
+                self._call("POST", "/ping")
+            else:
+                time.sleep(left)
+
+    def pause(self) -> None:
+        if not self._closed:
+            self._call("POST", "/pause")
+
+    def resume(self) -> None:
+        if not self._closed:
+            self._call("POST", "/resume")
+
+    def release_all(self) -> None:
+        if not self._closed:
+            self._call("POST", "/release_all")
+
+    def probe(self) -> Any:
+        """The judge's probe (a state-file judge: the program's state, rebuilt here), else None."""
+        if self.judge is None:
+            return None
+        self._check_open()
+        return self.judge.probe(self)
+
+    @property
+    def sim(self) -> Any:
+        """A state-file judge's mirror of the program's simulator (for privileged scripts)."""
+        return getattr(self.judge, "sim", None)
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        try:
+            self._call("POST", "/close")  # releases keys and buttons there
+        except BackendError as e:
+            log.warning("serve-desktop at %s did not confirm the close: %s", self.url, e)
+        finally:
+            self._closed = True
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+
+    # ------------------------------------------------------------------ beyond the protocol
+    def info(self) -> dict[str, Any]:
+        return self._call("GET", "/info")
+
+    def windows(self) -> list[dict[str, Any]]:
+        """The remote display's windows: id, title, pid, wm_class, geometry, focused."""
+        return self._call("GET", "/windows")
+
+    def focus(self, title: str) -> bool:
+        """Focus the remote window whose title matches the regex ``title``."""
+        return bool(self._call("POST", "/focus", {"title": title})["focused"])
+
+    def launch(self, argv: Sequence[str]) -> int:
+        """Start ``argv`` (no shell) on the remote display; returns its pid there."""
+        return int(self._call("POST", "/launch", {"argv": list(argv)})["pid"])
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise BackendError("this RemoteBackend is closed; make a new env")
+
+
+class RemoteJudge:
+    """A judge that runs on the server (``state-file:`` or ``template:``, paths there).
+
+    The probe travels as JSON; a state-file publication is rebuilt here by the game's mirror,
+    which also stands in for the simulator (``sim``) so privileged scripts can plan.
+    """
+
+    def __init__(self, spec: str, mirror: Any = None) -> None:
+        self.spec = spec
+        self.mirror = mirror
+
+    @property
+    def sim(self) -> Any:
+        return getattr(self.mirror, "sim", None)
+
+    def probe(self, backend: RemoteBackend) -> Any:
+        from gcc_envs.backends.desktop.judge import Verdict
+
+        answer = backend._call("GET", "/probe")
+        if "verdict" in answer:
+            return Verdict(bool(answer["verdict"]["success"]), answer["verdict"]["judge"])
+        state = answer.get("state")
+        if state is None or self.mirror is None:
+            return state
+        return self.mirror.load(state)
+
+
+def _client_judge(spec: Any, mirror: Callable[[], Any] | None, game: bool) -> Any:
+    """The judge object for ``judge=``: a human judge here, a :class:`RemoteJudge`, or none.
+
+    A game without a judge gets the no-judge (success never claimed), as on a local desktop.
+    """
+    from gcc_envs.backends.desktop.judge import NoJudge
+
+    if spec is None:
+        return NoJudge() if game else None
+    if not isinstance(spec, str):
+        raise GCCError(f"on a remote desktop judge= must be a spec string, got {spec!r}")
+    if spec == "human":
+        from gcc_envs.backends.desktop.judge import make_judge
+
+        return make_judge(spec)
+    if not spec.startswith(("state-file:", "template:")):
+        raise GCCError(
+            f"unknown judge {spec!r}; use 'state-file:<path>', 'template:<png>' or 'human'"
+        )
+    use_mirror = spec.startswith("state-file:") and mirror is not None
+    return RemoteJudge(spec, mirror() if use_mirror else None)
+
+
+def _error(status: int, payload: bytes, path: str) -> GCCError:
+    try:
+        message = json.loads(payload)["error"]
+    except (ValueError, KeyError, TypeError):
+        message = payload[:200].decode("utf-8", "replace")
+    if status in (400, 413):
+        return InvalidActionError(f"serve-desktop refused {path}: {message}")
+    if status == 401:
+        return BackendError(f"serve-desktop refused the token: {message}")
+    return BackendError(f"serve-desktop answered {status} to {path}: {message}")
