@@ -58,7 +58,9 @@ class TruncateWhenStuck(gym.Wrapper, gym.utils.RecordConstructorArgs):
         [False, False, True]
 
     Args:
-        env: any env.
+        env: an env whose screen stands still while nothing happens (Stardew, desktop apps). In
+            a world that moves on its own (RDR2: falling snow, walking NPCs) every frame differs,
+            so an idle agent is never called stuck there.
         patience: unchanged steps in a row that end the episode (>= 1).
     """
 

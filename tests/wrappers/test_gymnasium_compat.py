@@ -47,14 +47,14 @@ def test_record_video_writes_an_mp4(env_id, tmp_path):
 
 
 @pytest.mark.parametrize("env_id", IDS)
-def test_record_episode_statistics_over_a_wrapper_stack(env_id):
+def test_record_episode_statistics_over_a_wrapper_stack(env_id, walk):
     env = gym.make(env_id, obs_size=SIZE, max_episode_steps=5)
     env = gym.wrappers.RecordEpisodeStatistics(TruncateWhenStuck(UseSkills(ChunkVideo(env))))
     obs, _ = env.reset(seed=0)
     assert obs["count"] == 1
     done, steps = False, 0
     while not done:
-        obs, _, term, trunc, info = env.step("move_down(duration=0.5)\nmove_up(duration=0.5)")
+        obs, _, term, trunc, info = env.step(walk(env_id).code)
         steps += 1
         done = term or trunc
     assert info["episode"]["l"] == steps == 5

@@ -10,6 +10,8 @@ from wrappers import ChunkVideo, TruncateWhenStuck
 from wrappers.truncate_when_stuck import digest
 
 IDS = gcc_envs.env_ids("sim")
+# Envs whose screen stands still when nobody acts; RDR2's world moves on its own (snow, NPCs).
+STILL = [i for i in IDS if not i.startswith("GCC/RDR2-")]
 SIZE = (72, 128)
 PATIENCE = 10  # the HUD clock first changes after 7 game seconds = 28 idle steps
 
@@ -23,7 +25,7 @@ def noop(env):
     }
 
 
-@pytest.mark.parametrize("env_id", IDS)
+@pytest.mark.parametrize("env_id", STILL)
 def test_a_no_op_policy_is_truncated_after_patience_steps(env_id):
     env = TruncateWhenStuck(gym.make(env_id, obs_size=SIZE), patience=PATIENCE)
     _, info = env.reset(seed=0)
@@ -36,11 +38,12 @@ def test_a_no_op_policy_is_truncated_after_patience_steps(env_id):
 
 
 @pytest.mark.parametrize("env_id", IDS)
-def test_a_walking_policy_is_not_truncated(env_id):
+def test_a_walking_policy_is_not_truncated(env_id, walk):
     env = TruncateWhenStuck(gym.make(env_id, obs_size=SIZE), patience=PATIENCE)
     env.reset(seed=0)
+    w = walk(env_id)
     for i in range(3 * PATIENCE):
-        code = "move_down(duration=0.5)" if i % 2 else "move_up(duration=0.5)"
+        code = w.code if i % 2 else w.other
         _, _, term, trunc, info = env.step(code)
         assert not trunc and info["stuck_steps"] == 0
         assert "truncated_reason" not in info

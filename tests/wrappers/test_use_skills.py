@@ -1,5 +1,6 @@
 """UseSkills and UseSkillGrid: act with the env's skills; anything else runs nothing."""
 
+import math
 import warnings
 
 import gymnasium as gym
@@ -30,16 +31,17 @@ def checked(env):
 
 @pytest.mark.parametrize("env_id", IDS)
 @pytest.mark.parametrize("action_mode", MODES)
-def test_use_skills_passes_check_env_and_acts_with_text(env_id, action_mode):
+def test_use_skills_passes_check_env_and_acts_with_text(env_id, action_mode, walk):
     env = UseSkills(gym.make(env_id, obs_size=SIZE, action_mode=action_mode))
     assert isinstance(env.action_space, spaces.Text)
     checked(env)
     assert env.skill_text == env.unwrapped.skills.describe() and env.skill_text
     env.reset(seed=0)
-    _, _, _, _, info = env.step("move_down(duration=0.5)\nmove_up(duration=0.5)")
+    w = walk(env_id)
+    _, _, _, _, info = env.step(w.code)
     assert info["last_action_error"] is None
-    assert [(e["type"], e["key"]) for e in info["events"]] == [("KeyPress", "s"), ("KeyPress", "w")]
-    assert info["t_game"] == pytest.approx(1.0)
+    assert [(e["type"], e["key"]) for e in info["events"]] == w.events
+    assert info["t_game"] == pytest.approx(w.seconds)
 
 
 def test_a_skill_call_moves_the_farmer():
@@ -111,7 +113,9 @@ def test_empty_text_is_a_no_op_step():
 @pytest.mark.parametrize("action_mode", MODES)
 def test_skill_grid_passes_check_env_and_every_entry_runs(env_id, action_mode):
     env = UseSkillGrid(gym.make(env_id, obs_size=SIZE, action_mode=action_mode))
-    assert env.action_space == spaces.Discrete(20)
+    grid = env.unwrapped.skill_grid
+    combos = sum(math.prod(len(v) for v in params.values()) for params in grid.values())
+    assert env.action_space == spaces.Discrete(combos) and combos > len(grid) > 5
     checked(env)
     env.reset(seed=0)
     for i in range(env.action_space.n):

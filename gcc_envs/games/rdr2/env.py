@@ -8,6 +8,7 @@ from gcc_envs.core.backend import Backend
 from gcc_envs.core.env import GCCEnv, ThinkTime
 from gcc_envs.errors import GCCError
 from gcc_envs.games.rdr2.live import PROFILE
+from gcc_envs.games.rdr2.skill_grid import SKILL_GRID
 from gcc_envs.games.rdr2.skills import SKILLS
 from gcc_envs.games.rdr2.tasks import TASKS, task_keys
 
@@ -28,7 +29,7 @@ class RDR2Env(GCCEnv):
     and a "mission failed" screen. A control a tutorial teaches works only once its box has
     appeared (the weapon wheel, looting, climbing, hitching, calming a horse, carrying, shopping).
 
-    Tasks (``task=``; 500 steps as in the paper):
+    Tasks (``task=``; the paper allows 500 steps per checkpoint task):
 
     | id / task | checkpoints (easy / hard) |
     |---|---|
@@ -77,7 +78,10 @@ class RDR2Env(GCCEnv):
     ``"abandoned the homestead"``, ``"assaulted your horse"``, ``"killed your horse"``,
     ``"your horse was killed"``, ``"abandoned your horse"``, ``"assaulted the barn horse"``,
     ``"killed the barn horse"``, ``"abandoned the barn horse"``, ``"you died"``; or when the agent
-    sends ``DONE``/``FAIL``. Truncated after 500 steps (Gymnasium's ``TimeLimit``).
+    sends ``DONE``/``FAIL``. Truncated by Gymnasium's ``TimeLimit`` after 500 steps per
+    checkpoint: 4000 for Mission 1, 2500 for Mission 2, 500 for Mission 3; a checkpoint run
+    alone takes ``gym.make(..., task="mission1:<name>", max_episode_steps=500)``, which
+    ``gcc-gym run --per-task`` passes.
 
     ## Arguments
     ``task`` (``mission1``, ``mission2``, ``mission3`` or ``<mission>:<checkpoint>``),
@@ -95,6 +99,7 @@ class RDR2Env(GCCEnv):
     game = "rdr2"
     TASKS = TASKS
     max_skill_calls = MAX_SKILL_CALLS
+    skill_grid = SKILL_GRID
 
     def __init__(
         self,
