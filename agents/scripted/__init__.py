@@ -19,6 +19,9 @@ SCRIPTS: dict[tuple[str, str], str] = {
     ("stardew", "farm_clearup"): "agents.scripted.stardew:FarmClearupScript",
     ("stardew", "cultivation"): "agents.scripted.stardew:CultivationScript",
     ("stardew", "shopping"): "agents.scripted.stardew:ShoppingScript",
+    ("rdr2", "mission1"): "agents.scripted.rdr2:RDR2Script",
+    ("rdr2", "mission2"): "agents.scripted.rdr2:RDR2Script",
+    ("rdr2", "mission3"): "agents.scripted.rdr2:RDR2Script",
 }
 
 
@@ -30,6 +33,8 @@ class ScriptedPolicy:
     def __init__(self, env: gym.Env, privileged: bool = False, seed: int | None = None) -> None:
         base = env.unwrapped
         key = (getattr(base, "game", ""), getattr(base, "task_key", ""))
+        if key not in SCRIPTS:  # one checkpoint of a mission ("mission1:protect_dutch")
+            key = (key[0], key[1].partition(":")[0])
         if key not in SCRIPTS:
             raise GCCError(f"no script for game {key[0]!r} task {key[1]!r}")
         self.script = load(SCRIPTS[key])(base, privileged=privileged)

@@ -100,6 +100,8 @@ class RDR2Env(GCCEnv):
     TASKS = TASKS
     max_skill_calls = MAX_SKILL_CALLS
     skill_grid = SKILL_GRID
+    #: The paper's step limit per checkpoint task (a checkpoint run alone gets this many).
+    steps_per_task = 500
 
     def __init__(
         self,

@@ -161,3 +161,24 @@ def test_library_describes_the_paper_skills() -> None:
     for name in ("turn", "move_forward", "shoot", "select_item_at", "follow", "navigate_path"):
         assert name in SKILLS
     assert "follow(duration: int = 20)" in SKILLS.describe()
+
+
+def test_sim_camera_matches_the_renderers_field_of_view() -> None:
+    from gcc_envs.games.rdr2.sim.render import FOV_DEG
+
+    assert SIM_CAMERA.hfov_deg == FOV_DEG
+
+
+def test_turn_through_the_env_turns_the_simulated_view_by_that_many_degrees() -> None:
+    import gymnasium as gym
+
+    import gcc_envs  # noqa: F401
+
+    for size in ((360, 640), (180, 320)):
+        env = gym.make("GCC/RDR2-Mission1", obs_size=size)
+        env.reset(seed=0)
+        before = env.unwrapped.backend.probe().player.yaw_deg
+        env.step("turn(degree=-45)")
+        after = env.unwrapped.backend.probe().player.yaw_deg
+        env.close()
+        assert (after - before + 180) % 360 - 180 == pytest.approx(-45, abs=0.5)

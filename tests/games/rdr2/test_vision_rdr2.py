@@ -150,3 +150,45 @@ def test_wheel_points_go_clockwise_from_the_top() -> None:
     assert pts[0][0] == 640 and pts[0][1] < 360
     assert pts[1][0] > 640 and pts[5][0] < 640
     assert pts[3][1] > 360
+
+
+# ---------------------------------------------------------------- on the simulator's frames
+@pytest.fixture
+def sim_env():
+    import gymnasium as gym
+
+    import gcc_envs  # noqa: F401
+
+    env = gym.make("GCC/RDR2-Mission1", obs_size=(360, 640))
+    yield env
+    env.close()
+
+
+def sim_minimap(frame: np.ndarray) -> np.ndarray:
+    from gcc_envs.games.rdr2.skills import sim_minimap as circle
+
+    return vision.minimap_crop(frame, circle(*frame.shape[:2]))
+
+
+def test_route_and_allies_read_from_a_simulator_frame(sim_env) -> None:
+    obs, _ = sim_env.reset(seed=0)
+    mm = sim_minimap(obs)
+    ahead = vision.route_bearing(mm, C)
+    assert ahead is not None and abs(ahead) < 10  # Mission 1 starts facing along the route
+    assert len(vision.blips(mm, C.ally, C)) == 2  # Dutch and Micah beside the player
+    obs, *_ = sim_env.step("turn(degree=90)")
+    right = vision.route_bearing(sim_minimap(obs), C)
+    assert right is not None and abs(right + 90) < 10  # the route is now on the left
+
+
+def test_prompt_tutorial_and_pause_read_from_simulator_frames(sim_env) -> None:
+    from gcc_envs.games.rdr2.live import PROFILE
+
+    obs, _ = sim_env.reset(seed=0)
+    assert not vision.tutorial_shown(obs, PROFILE.hud["tutorial"], C)
+    obs, *_ = sim_env.step("wait(duration=1.5)")
+    assert vision.prompt_shown(obs, PROFILE.hud["prompts"], C)  # [E] Dismount
+    assert not vision.pause_menu_shown(obs, C)
+    assert vision.tutorial_shown(obs, PROFILE.hud["tutorial"], C)  # the run tutorial
+    obs, *_ = sim_env.step("pyautogui.press('esc'); time.sleep(1.0)")
+    assert vision.pause_menu_shown(obs, C)

@@ -1,0 +1,4 @@
+"""Cities: Skylines: the real game's live profile (``live.py``); a simulator may follow.
+
+Importing this package does nothing.
+"""
