@@ -259,7 +259,7 @@ def test_broken_data_file_names_file_and_entry(tmp_path: Path) -> None:
     shutil.copytree(DATA_DIR, broken)
     text = (broken / "mission2.toml").read_text()
     (broken / "mission2.toml").write_text(text.replace('kind = "wolf"', 'kind = "bear"', 1))
-    with pytest.raises(DataError, match=r"mission2.toml: npcs #3 \(wolf_1\): kind 'bear'"):
+    with pytest.raises(DataError, match=r"mission2.toml: npcs #3 \('wolf_1'\): kind 'bear'"):
         load_data(broken)
 
 

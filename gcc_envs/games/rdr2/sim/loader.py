@@ -6,7 +6,6 @@ the file, the entry and what is wrong.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
@@ -15,11 +14,6 @@ from typing import Any
 import numpy as np
 
 from gcc_envs.errors import DataError
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
 from gcc_envs.games.rdr2.sim.data import (
     CheckpointSpec,
     GameData,
@@ -31,30 +25,14 @@ from gcc_envs.games.rdr2.sim.data import (
     RegionData,
 )
 from gcc_envs.games.rdr2.sim.state import BLOCKS, CELL_M, GROUNDS, NPC_KINDS, PROP_KINDS
+from gcc_envs.games.toml_data import Entry, entries, read
 
 DATA_DIR = Path(__file__).with_name("data")
 MISSIONS = ("mission1", "mission2", "mission3")
 
 
-class _Entry:
-    """One TOML table with typed getters whose errors name file and entry."""
-
-    def __init__(self, file: str, entry: str, table: Any) -> None:
-        self.file, self.entry = file, entry
-        if not isinstance(table, dict):
-            self.fail(f"expected a table, got {type(table).__name__}")
-        self.t: dict[str, Any] = table
-
-    def fail(self, problem: str) -> Any:
-        raise DataError(f"{self.file}: {self.entry}: {problem}")
-
-    def get(self, key: str, kind: type | tuple[type, ...], default: Any = ...) -> Any:
-        if key not in self.t:
-            return self.fail(f"missing field {key!r}") if default is ... else default
-        v = self.t[key]
-        if isinstance(v, bool) and kind is not bool or not isinstance(v, kind):
-            self.fail(f"field {key!r} has the wrong type: {v!r}")
-        return v
+class _Entry(Entry):
+    """One TOML table, with RDR2's field kinds (numbers, text, grid poses)."""
 
     def num(self, key: str, default: Any = ...) -> float:
         return float(self.get(key, (int, float), default))
@@ -78,30 +56,9 @@ class _Entry:
         return (float(v[0]) * CELL_M, float(v[1]) * CELL_M, yaw)
 
 
-def _read(path: Path) -> dict[str, Any]:
-    try:
-        with path.open("rb") as f:
-            return tomllib.load(f)
-    except FileNotFoundError:
-        raise DataError(f"{path.name}: file not found in {path.parent}") from None
-    except tomllib.TOMLDecodeError as e:
-        raise DataError(f"{path.name}: not valid TOML: {e}") from None
-
-
-def _tables(file: str, doc: dict[str, Any], key: str) -> list[_Entry]:
-    raw = doc.get(key, [])
-    if not isinstance(raw, list):
-        raise DataError(f"{file}: {key!r} must be an array of tables ([[{key}]])")
-    out = []
-    for i, t in enumerate(raw):
-        label = t.get("name") or t.get("id") if isinstance(t, dict) else None
-        out.append(_Entry(file, f"{key} #{i + 1}" + (f" ({label})" if label else ""), t))
-    return out
-
-
 def load_region(path: Path, legend: dict[str, dict[str, Any]]) -> RegionData:
     file = path.name
-    top = _Entry(file, "region", _read(path))
+    top = _Entry(file, "region", read(path))
     rows = [r for r in top.get("rows", str).split("\n") if r]
     if not rows or len({len(r) for r in rows}) != 1:
         top.fail("rows must be non-empty lines of equal length")
@@ -197,7 +154,7 @@ def load_mission(
     path: Path, regions: dict[str, RegionData], tutorials: dict[str, str]
 ) -> MissionData:
     file = path.name
-    doc = _read(path)
+    doc = read(path)
     top = _Entry(file, "mission", doc)
     region = top.get("region", str)
     if region not in regions:
@@ -211,10 +168,10 @@ def load_mission(
             rider=e.text("rider", ""),
             calm=bool(e.get("calm", bool, True)),
         )
-        for e in _tables(file, doc, "horses")
+        for e in entries(file, doc, "horses", _Entry)
     )
     npcs = []
-    for e in _tables(file, doc, "npcs"):
+    for e in entries(file, doc, "npcs", _Entry):
         kind = e.get("kind", str)
         if kind not in NPC_KINDS:
             e.fail(f"kind {kind!r} is not one of {list(NPC_KINDS)}")
@@ -234,7 +191,7 @@ def load_mission(
             )
         )
     props = []
-    for e in _tables(file, doc, "props"):
+    for e in entries(file, doc, "props", _Entry):
         kind = e.get("kind", str)
         if kind not in PROP_KINDS:
             e.fail(f"kind {kind!r} is not one of {list(PROP_KINDS)}")
@@ -252,7 +209,7 @@ def load_mission(
     paths = {}
     for name, pts in top.get("paths", dict, {}).items():
         paths[name] = tuple(top.as_pose(f"paths.{name}", p)[:2] for p in pts)
-    checkpoints = tuple(_checkpoint(e) for e in _tables(file, doc, "checkpoints"))
+    checkpoints = tuple(_checkpoint(e) for e in entries(file, doc, "checkpoints", _Entry))
     if not checkpoints:
         top.fail("a mission needs at least one [[checkpoints]] table")
     actors = {n.name for n in npcs} | {h.id for h in horses}
@@ -307,7 +264,7 @@ def load_mission(
 @cache
 def load_data(data_dir: Path = DATA_DIR) -> GameData:
     """Parse every data file (cached per folder; the result is immutable)."""
-    legend = _read(data_dir / "legend.toml").get("chars", {})
+    legend = read(data_dir / "legend.toml").get("chars", {})
     for ch, spec in legend.items():
         if spec.get("wall", "open") not in BLOCKS or spec.get("ground", "default") not in (
             *GROUNDS,
@@ -315,7 +272,7 @@ def load_data(data_dir: Path = DATA_DIR) -> GameData:
         ):
             raise DataError(f"legend.toml: chars.{ch}: unknown wall or ground in {spec!r}")
     tutorials = {}
-    for tid, t in _read(data_dir / "tutorials.toml").items():
+    for tid, t in read(data_dir / "tutorials.toml").items():
         tutorials[tid] = _Entry("tutorials.toml", tid, t).get("text", str)
     regions = {}
     for path in sorted(data_dir.glob("region_*.toml")):

@@ -23,7 +23,7 @@ from gcc_envs.games.stardew.sim.data import (
 )
 from gcc_envs.games.stardew.sim.layout import SHOP_ROWS
 from gcc_envs.games.stardew.sim.loader_maps import check_links, load_map
-from gcc_envs.games.stardew.sim.toml_entry import Entry, entries, read
+from gcc_envs.games.toml_data import Entry, entries, read
 
 MAX_SHOP_ROWS = len(SHOP_ROWS)
 

@@ -23,7 +23,7 @@ from gcc_envs.games.stardew.sim.data import (
     TileKind,
     Warp,
 )
-from gcc_envs.games.stardew.sim.toml_entry import Entry, entries, read
+from gcc_envs.games.toml_data import Entry, entries, read
 
 
 def _warp(e: Entry) -> Warp:

@@ -1,4 +1,7 @@
-"""Reading TOML tables with errors that name the file, the entry and the problem."""
+"""Reading the games' TOML data tables with errors that name the file, the entry and the problem.
+
+Shared by every simulator's loader; a game subclasses :class:`Entry` for its own field kinds.
+"""
 
 from __future__ import annotations
 
@@ -12,7 +15,8 @@ else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
 from gcc_envs.errors import DataError
-from gcc_envs.games.stardew.sim.data import RGB
+
+RGB = tuple[int, int, int]
 
 
 class Entry:
@@ -24,7 +28,7 @@ class Entry:
             self.fail(f"expected a table, got {type(table).__name__}")
         self.table: dict[str, Any] = table
 
-    def fail(self, problem: str) -> None:
+    def fail(self, problem: str) -> Any:
         raise DataError(f"{self.file}: {self.entry}: {problem}")
 
     def get(self, key: str, kind: type | tuple[type, ...], default: Any = ...) -> Any:
@@ -89,7 +93,9 @@ def read(path: Path) -> dict[str, Any]:
         raise DataError(f"{path.name}: not valid TOML: {e}") from None
 
 
-def entries(file: str, doc: dict[str, Any], key: str) -> list[Entry]:
+def entries(file: str, doc: dict[str, Any], key: str, kind: type[Entry] | None = None) -> list[Any]:
+    """The array of tables ``[[key]]`` of ``doc``, each as an ``Entry`` (or ``kind``)."""
+    kind = kind or Entry
     raw = doc.get(key, [])
     if not isinstance(raw, list):
         raise DataError(f"{file}: {key!r} must be an array of tables ([[{key}]])")
@@ -98,5 +104,5 @@ def entries(file: str, doc: dict[str, Any], key: str) -> list[Entry]:
         name = None
         if isinstance(table, dict):
             name = table.get("name") or table.get("id") or table.get("kind")
-        out.append(Entry(file, f"{key} #{i + 1}" + (f" ({name!r})" if name else ""), table))
+        out.append(kind(file, f"{key} #{i + 1}" + (f" ({name!r})" if name else ""), table))
     return out
