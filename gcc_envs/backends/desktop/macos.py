@@ -17,13 +17,11 @@ use) and its translation is unit-tested on Linux.
 
 from __future__ import annotations
 
-import re
 from typing import Any
-
-import numpy as np
 
 from gcc_envs.backends.desktop import inputfields as fields
 from gcc_envs.backends.desktop import keymaps as km
+from gcc_envs.backends.desktop.winctl import WinCtlScreen
 from gcc_envs.errors import BackendError, InvalidActionError, MissingExtraError
 
 _BUTTON_NAMES = {1: "left", 2: "middle", 3: "right"}
@@ -37,8 +35,10 @@ def _quartz() -> Any:
     return Quartz
 
 
-class MacDesktop:
+class MacDesktop(WinCtlScreen):
     """Input to, and windows and pixels of, the macOS session this process runs in."""
+
+    empty_capture_hint = "empty capture; grant this Python the Screen Recording permission"
 
     def __init__(self, quartz: Any = None) -> None:
         """``quartz``: the pyobjc ``Quartz`` module (default: imported; tests pass a recorder)."""
@@ -105,46 +105,3 @@ class MacDesktop:
                 self._post(self.Q.CGEventCreateScrollWheelEvent(None, unit, 2, wheel1, wheel2))
         else:
             raise InvalidActionError(f"no mouse button number {number}")
-
-    # ------------------------------------------------------------------ windows (pywinctl)
-    def find(self, title: str) -> Any | None:
-        """The first window whose title matches the regex ``title``."""
-        try:
-            import pywinctl
-        except ImportError as e:
-            raise MissingExtraError("pywinctl", "desktop") from e
-        pattern = re.compile(title)
-        for win in pywinctl.getAllWindows():
-            if pattern.search(win.title or ""):
-                return win
-        return None
-
-    def focus(self, win: Any) -> bool:
-        try:
-            win.activate(wait=True)
-        except Exception as e:  # noqa: BLE001 - pywinctl raises platform errors
-            raise BackendError(f"cannot focus {win.title!r}: {e}") from e
-        return bool(win.isActive)
-
-    def geometry(self, win: Any) -> tuple[int, int, int, int]:
-        """The window's client area ``(left, top, width, height)`` in points."""
-        r = win.getClientFrame()
-        return int(r.left), int(r.top), int(r.right - r.left), int(r.bottom - r.top)
-
-    # ------------------------------------------------------------------ pixels (mss)
-    def grab(self, rect: tuple[int, int, int, int]) -> np.ndarray:
-        """The region ``rect`` (points) as a fresh RGB array in pixels."""
-        import cv2
-
-        if self._mss is None:
-            try:
-                import mss
-            except ImportError as e:
-                raise MissingExtraError("mss", "desktop") from e
-            self._mss = mss.mss()
-        left, top, width, height = rect
-        shot = self._mss.grab({"left": left, "top": top, "width": width, "height": height})
-        if shot.width == 0 or shot.height == 0:
-            raise BackendError("empty capture; grant this Python the Screen Recording permission")
-        bgra = np.frombuffer(shot.bgra, np.uint8).reshape(shot.height, shot.width, 4)
-        return cv2.cvtColor(bgra, cv2.COLOR_BGRA2RGB)

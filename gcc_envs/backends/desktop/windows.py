@@ -14,15 +14,13 @@ touched only when input is sent) and the structures it builds are unit-tested on
 from __future__ import annotations
 
 import ctypes
-import re
 import sys
 from typing import Any
 
-import numpy as np
-
 from gcc_envs.backends.desktop import inputfields as fields
 from gcc_envs.backends.desktop import keymaps as km
-from gcc_envs.errors import BackendError, InvalidActionError, MissingExtraError
+from gcc_envs.backends.desktop.winctl import WinCtlScreen
+from gcc_envs.errors import BackendError, InvalidActionError
 
 _ULONG_PTR = ctypes.c_size_t  # pointer-sized, as on Windows
 
@@ -96,7 +94,7 @@ def _user32() -> Any:
     return ctypes.windll.user32  # type: ignore[attr-defined]
 
 
-class WindowsDesktop:
+class WindowsDesktop(WinCtlScreen):
     """Input to, and windows and pixels of, the Windows desktop this process runs on."""
 
     #: ``GetSystemMetrics`` indices of the virtual screen (all monitors).
@@ -147,48 +145,3 @@ class WindowsDesktop:
 
     def button(self, number: int, down: bool) -> None:
         self._send(button_inputs(number, down))
-
-    # ------------------------------------------------------------------ windows (pywinctl)
-    def find(self, title: str) -> Any | None:
-        """The first window whose title matches the regex ``title``."""
-        pattern = re.compile(title)
-        for win in _pywinctl().getAllWindows():
-            if pattern.search(win.title or ""):
-                return win
-        return None
-
-    def focus(self, win: Any) -> bool:
-        try:
-            win.activate(wait=True)
-        except Exception as e:  # noqa: BLE001 - pywinctl raises platform errors
-            raise BackendError(f"cannot focus {win.title!r}: {e}") from e
-        return bool(win.isActive)
-
-    def geometry(self, win: Any) -> tuple[int, int, int, int]:
-        """The client area ``(left, top, width, height)`` in physical pixels."""
-        r = win.getClientFrame()
-        return int(r.left), int(r.top), int(r.right - r.left), int(r.bottom - r.top)
-
-    # ------------------------------------------------------------------ pixels (mss)
-    def grab(self, rect: tuple[int, int, int, int]) -> np.ndarray:
-        """The screen region ``rect`` as a fresh RGB array."""
-        import cv2
-
-        if self._mss is None:
-            try:
-                import mss
-            except ImportError as e:
-                raise MissingExtraError("mss", "desktop") from e
-            self._mss = mss.mss()
-        left, top, width, height = rect
-        shot = self._mss.grab({"left": left, "top": top, "width": width, "height": height})
-        bgra = np.frombuffer(shot.bgra, np.uint8).reshape(shot.height, shot.width, 4)
-        return cv2.cvtColor(bgra, cv2.COLOR_BGRA2RGB)
-
-
-def _pywinctl() -> Any:
-    try:
-        import pywinctl
-    except ImportError as e:
-        raise MissingExtraError("pywinctl", "desktop") from e
-    return pywinctl
