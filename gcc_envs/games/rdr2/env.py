@@ -2,21 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from gcc_envs.core.backend import Backend
-from gcc_envs.core.env import GCCEnv, ThinkTime
-from gcc_envs.errors import GCCError
+from gcc_envs.core.task import Task
+from gcc_envs.games.game_env import GameEnv
 from gcc_envs.games.rdr2.live import PROFILE
 from gcc_envs.games.rdr2.skill_grid import SKILL_GRID
 from gcc_envs.games.rdr2.skills import SKILLS
-from gcc_envs.games.rdr2.tasks import TASKS, task_keys
+from gcc_envs.games.rdr2.tasks import TASKS
 
 #: The paper runs only the first action an RDR2 agent proposes per step.
 MAX_SKILL_CALLS = 1
 
 
-class RDR2Env(GCCEnv):
+class RDR2Env(GameEnv):
     """Red Dead Redemption II's opening missions, first person, from the screen, keyboard and mouse.
 
     ## Description
@@ -97,43 +94,15 @@ class RDR2Env(GCCEnv):
     """
 
     game = "rdr2"
+    title = "RDR2"
     TASKS = TASKS
+    default_task = "mission1"
+    profile = PROFILE
+    skill_library = SKILLS
     max_skill_calls = MAX_SKILL_CALLS
     skill_grid = SKILL_GRID
     #: The paper's step limit per checkpoint task (a checkpoint run alone gets this many).
     steps_per_task = 500
 
-    def __init__(
-        self,
-        backend: Backend,
-        task: str = "mission1",
-        *,
-        action_mode: str = "state",
-        time_mode: str = "lockstep",
-        fps: float = 2.0,
-        step_seconds: float = 0.25,
-        think_time: ThinkTime = None,
-        render_mode: str | None = None,
-        shaping: float | None = None,
-        **kwargs: Any,
-    ) -> None:
-        if kwargs:
-            raise GCCError(f"RDR2Env got unknown arguments: {sorted(kwargs)}")
-        if task not in TASKS:
-            raise GCCError(f"unknown RDR2 task {task!r}; known: {task_keys()}")
-        self.task_key = task
-        super().__init__(
-            backend,
-            TASKS[task],
-            keys=PROFILE.keys,
-            skills=SKILLS,
-            action_mode=action_mode,
-            time_mode=time_mode,
-            fps=fps,
-            step_seconds=step_seconds,
-            max_mouse_px=PROFILE.max_mouse_px,
-            mouse="camera",
-            think_time=think_time,
-            render_mode=render_mode,
-            shaping=shaping,
-        )
+    def make_task(self, key: str) -> Task:
+        return TASKS[key]

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from gcc_envs.core.backend import Backend
-from gcc_envs.core.env import GCCEnv, ThinkTime
-from gcc_envs.errors import GCCError
+from gcc_envs.core.task import Task
+from gcc_envs.games.game_env import GameEnv
 from gcc_envs.games.stardew.live import PROFILE
 from gcc_envs.games.stardew.skills import MAX_SKILL_CALLS, SKILL_GRID, SKILLS
 from gcc_envs.games.stardew.tasks import TASKS
 
 
-class StardewEnv(GCCEnv):
+class StardewEnv(GameEnv):
     """Stardew Valley's early-game farm, town and store, from the screen, with keyboard and mouse.
 
     ## Description
@@ -72,40 +69,13 @@ class StardewEnv(GCCEnv):
     """
 
     game = "stardew"
+    title = "Stardew"
     TASKS = TASKS
+    default_task = "cultivation"
+    profile = PROFILE
+    skill_library = SKILLS
     skill_grid = SKILL_GRID
     max_skill_calls = MAX_SKILL_CALLS
 
-    def __init__(
-        self,
-        backend: Backend,
-        task: str = "cultivation",
-        *,
-        action_mode: str = "state",
-        time_mode: str = "lockstep",
-        fps: float = 2.0,
-        step_seconds: float = 0.25,
-        think_time: ThinkTime = None,
-        render_mode: str | None = None,
-        shaping: float | None = None,
-        **kwargs: Any,
-    ) -> None:
-        if kwargs:
-            raise GCCError(f"StardewEnv got unknown arguments: {sorted(kwargs)}")
-        if task not in TASKS:
-            raise GCCError(f"unknown Stardew task {task!r}; known: {sorted(TASKS)}")
-        self.task_key = task
-        super().__init__(
-            backend,
-            TASKS[task](),
-            keys=PROFILE.keys,
-            skills=SKILLS,
-            action_mode=action_mode,
-            time_mode=time_mode,
-            fps=fps,
-            step_seconds=step_seconds,
-            max_mouse_px=PROFILE.max_mouse_px,
-            think_time=think_time,
-            render_mode=render_mode,
-            shaping=shaping,
-        )
+    def make_task(self, key: str) -> Task:
+        return TASKS[key]()
