@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from rdr2_helpers import face, make, press
 
 from gcc_envs.errors import DataError, GCCError
 from gcc_envs.games.rdr2.sim import PAUSE_ANIMATION_S, RDR2Sim
@@ -16,27 +17,6 @@ from gcc_envs.games.rdr2.sim import geometry as geo
 from gcc_envs.games.rdr2.sim.loader import DATA_DIR, load_data
 from gcc_envs.games.rdr2.sim.state import CELL_M, DT
 from gcc_envs.games.rdr2.sim.world import hurt_npc
-
-
-def make(mission: str, checkpoint: str | None = None, seed: int = 0) -> RDR2Sim:
-    sim = RDR2Sim()
-    opts: dict[str, object] = {"mission": mission}
-    if checkpoint is not None:
-        opts["checkpoint"] = checkpoint
-    sim.reset(np.random.default_rng(seed), opts)
-    return sim
-
-
-def press(sim: RDR2Sim, key: str, dt: float = 0.1) -> None:
-    sim.key_down(key)
-    sim.advance(dt)
-    sim.key_up(key)
-
-
-def face(sim: RDR2Sim, x: float, y: float) -> None:
-    p = sim.state.player
-    p.yaw_deg = geo.heading(x - p.x, y - p.y)
-
 
 # ---- pausing
 

@@ -7,29 +7,11 @@ barn horse; dying. Mission 2 adds Javier and John.
 
 from __future__ import annotations
 
-import numpy as np
+from rdr2_helpers import face, make, press
 
 from gcc_envs.games.rdr2.sim import RDR2Sim
-from gcc_envs.games.rdr2.sim import geometry as geo
 from gcc_envs.games.rdr2.sim.state import CELL_M
 from gcc_envs.games.rdr2.sim.world import hurt_npc, hurt_player
-
-
-def make(mission: str, checkpoint: str) -> RDR2Sim:
-    sim = RDR2Sim()
-    sim.reset(np.random.default_rng(0), {"mission": mission, "checkpoint": checkpoint})
-    return sim
-
-
-def press(sim: RDR2Sim, key: str, dt: float = 0.1) -> None:
-    sim.key_down(key)
-    sim.advance(dt)
-    sim.key_up(key)
-
-
-def face(sim: RDR2Sim, x: float, y: float) -> None:
-    p = sim.state.player
-    p.yaw_deg = geo.heading(x - p.x, y - p.y)
 
 
 def _fails(sim: RDR2Sim, expected: str) -> None:

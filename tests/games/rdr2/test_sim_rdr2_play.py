@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
+from rdr2_helpers import make, press
 
 from gcc_envs.games.rdr2.live import SIM_PIXELS_PER_DEGREE
 from gcc_envs.games.rdr2.sim import RDR2Sim, combat
@@ -11,25 +11,10 @@ from gcc_envs.games.rdr2.sim import geometry as geo
 from gcc_envs.games.rdr2.sim.state import CELL_M, WEAPONS
 
 
-def make(mission: str, checkpoint: str | None = None, single: bool = True) -> RDR2Sim:
-    sim = RDR2Sim()
-    opts: dict[str, object] = {"mission": mission}
-    if checkpoint is not None:
-        opts.update(checkpoint=checkpoint, single=single)
-    sim.reset(np.random.default_rng(0), opts)
-    return sim
-
-
 def face(sim: RDR2Sim, x: float, y: float) -> None:
     p = sim.state.player
     turn = geo.angle_diff(geo.heading(x - p.x, y - p.y), p.yaw_deg)
     sim.pointer_move_by(turn * SIM_PIXELS_PER_DEGREE[0] / 1280.0, 0.0)
-
-
-def press(sim: RDR2Sim, key: str, dt: float = 0.1) -> None:
-    sim.key_down(key)
-    sim.advance(dt)
-    sim.key_up(key)
 
 
 def walk_to(
