@@ -37,8 +37,8 @@ def _clicks(p: Params, button: str, count: int) -> list[ev.Event]:
     taps: list[ev.Event] = []
     for i in range(count):  # click where the pointer is
         if i:
-            taps.append(ev.Wait(ev.TAP_S / 2))
-        taps += [ev.MouseDown(button), ev.Wait(ev.TAP_S / 2), ev.MouseUp(button)]
+            taps.append(ev.Wait(ev.MIN_TAP_S))
+        taps += [ev.MouseDown(button), ev.Wait(ev.MIN_TAP_S), ev.MouseUp(button)]
     return taps
 
 

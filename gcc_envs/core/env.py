@@ -20,6 +20,7 @@ from gcc_envs.core.backend import Backend
 from gcc_envs.core.clock import Clock, TimeMode
 from gcc_envs.core.code import parse_code
 from gcc_envs.core.expand import PointerTracker, event_points, expand
+from gcc_envs.core.held import HeldInput
 from gcc_envs.core.program import MAX_PROGRAM_EVENTS, MAX_PROGRAM_S, Program, sequence
 from gcc_envs.core.skills import SkillCall, SkillLibrary
 from gcc_envs.core.spaces import EventActions, StateActions
@@ -104,8 +105,8 @@ class GCCEnv(gym.Env[np.ndarray, Any]):
         self.clock = Clock(self.time_mode, backend, fps, on_frame=self._grab_frame)
         #: Frames sampled at ``fps`` during the last step (when frame recording is on).
         self.recorded_frames: list[np.ndarray] = []
-        self._held_keys: set[str] = set()
-        self._held_buttons: set[str] = set()
+        #: Keys and buttons held now (what this env has sent down and not yet up).
+        self.held = HeldInput()
         self._pointer = PointerTracker(W // 2, H // 2)
         self._status = TaskStatus()
         self._steps = 0
@@ -231,9 +232,7 @@ class GCCEnv(gym.Env[np.ndarray, Any]):
             )
         if isinstance(action, Mapping):
             if self._state_mode is not None:
-                return Program(
-                    self._state_mode.to_events(action, self._held_keys, self._held_buttons)
-                )
+                return Program(self._state_mode.to_events(action, self.held))
             assert self._event_mode is not None
             return Program([self._event_mode.to_event(action)])
         if isinstance(action, (list, tuple)):
@@ -258,6 +257,10 @@ class GCCEnv(gym.Env[np.ndarray, Any]):
         if not closed:
             for e in program.events:
                 self._check(e)
+        if program.fresh_input and self.held:  # a skill starts from nothing held
+            for e in self.held.releases():
+                sent.append({"t": self.clock.game_time, **e.to_dict()})
+                self._execute(e)
         gen = program.start()
         t0 = self.clock.game_time
         count = 0
@@ -291,12 +294,8 @@ class GCCEnv(gym.Env[np.ndarray, Any]):
 
     def _execute(self, event: ev.Event) -> None:
         cls = type(event)
-        if cls is ev.KeyDown:  # the common primitives skip the expansion machinery
-            self._held_keys.add(event.key)  # type: ignore[attr-defined]
-            self.backend.send(event)  # type: ignore[arg-type]
-            return
-        if cls is ev.KeyUp:
-            self._held_keys.discard(event.key)  # type: ignore[attr-defined]
+        if cls is ev.KeyDown or cls is ev.KeyUp:  # the common primitives skip expansion
+            self.held.apply(event)
             self.backend.send(event)  # type: ignore[arg-type]
             return
         if cls is ev.Wait:
@@ -312,19 +311,12 @@ class GCCEnv(gym.Env[np.ndarray, Any]):
                 self._pointer.x, self._pointer.y = x, y
                 if (x, y) != (p.x, p.y):
                     p = ev.MoveTo(x, y)
-            elif isinstance(p, ev.KeyDown):
-                self._held_keys.add(p.key)
-            elif isinstance(p, ev.KeyUp):
-                self._held_keys.discard(p.key)
-            elif isinstance(p, ev.MouseDown):
-                self._held_buttons.add(p.button)
-            elif isinstance(p, ev.MouseUp):
-                self._held_buttons.discard(p.button)
+            else:
+                self.held.apply(p)
             self.backend.send(p)
 
     def _release_all(self) -> None:
-        self._held_keys.clear()
-        self._held_buttons.clear()
+        self.held.clear()
         self.backend.release_all()
 
     def _grab_frame(self) -> None:
@@ -344,7 +336,7 @@ class GCCEnv(gym.Env[np.ndarray, Any]):
             "t_wall": t_wall,
             "t_paused": t_paused,
             "game_time": self.clock.game_time,
-            "held_keys": sorted(self._held_keys),
+            "held_keys": list(self.held.keys),
             "pointer": (self._pointer.x, self._pointer.y),
             "events": sent,
             "frames_recorded": len(self.recorded_frames),

@@ -16,6 +16,7 @@ import numpy as np
 from gymnasium import spaces
 
 from gcc_envs.core import events as ev
+from gcc_envs.core.held import HeldInput
 from gcc_envs.errors import InvalidActionError
 
 BUTTONS = ev.BUTTONS
@@ -99,9 +100,7 @@ class StateActions:
             "scroll": 0,
         }
 
-    def to_events(
-        self, action: Mapping[str, Any], held_keys: set[str], held_buttons: set[str]
-    ) -> list[ev.Event]:
+    def to_events(self, action: Mapping[str, Any], held: HeldInput) -> list[ev.Event]:
         """Events that make the held state equal ``action``, then one tick of waiting."""
         if not isinstance(action, Mapping):
             raise InvalidActionError(
@@ -118,16 +117,11 @@ class StateActions:
             raise InvalidActionError(f"scroll must be -1, 0 or 1, got {scroll!r}")
         out: list[ev.Event] = []
         for i, k in enumerate(self.keys):
-            if keys[i]:  # noqa: SIM102
-                if k not in held_keys:
-                    out.append(self._down[i])
-            elif k in held_keys:
-                out.append(self._up[i])
+            if keys[i] != held.key_held(k):
+                out.append(self._down[i] if keys[i] else self._up[i])
         for i, b in enumerate(BUTTONS):
-            if buttons[i] and b not in held_buttons:
-                out.append(ev.MouseDown(b))
-            elif not buttons[i] and b in held_buttons:
-                out.append(ev.MouseUp(b))
+            if buttons[i] != held.button_held(b):
+                out.append(ev.MouseDown(b) if buttons[i] else ev.MouseUp(b))
         dx, dy = (round(float(m) * self.max_mouse_px) for m in mouse)
         if dx or dy:
             out.append(ev.MoveBy(dx, dy))

@@ -24,14 +24,14 @@ from gcc_envs import (
     TypeText,
     Wait,
 )
-from gcc_envs.core.events import TAP_S
+from gcc_envs.core.events import MIN_TAP_S
 from wrappers import UseCode
 from wrappers.use_code import COMPUTER_13
 
 IDS = gcc_envs.env_ids("sim")
 SIZE = (72, 128)  # frames are 128 px wide, 72 px tall
 
-TAP = [MouseDown("left"), Wait(TAP_S / 2), MouseUp("left")]
+TAP = [MouseDown("left"), Wait(MIN_TAP_S), MouseUp("left")]
 C13 = [
     ("MOVE_TO", {"x": 10, "y": 20}, [MoveTo(10, 20)]),
     ("MOVE_TO", {}, []),
@@ -42,7 +42,7 @@ C13 = [
     ("MOUSE_UP", {}, [MouseUp("left")]),
     ("RIGHT_CLICK", {"x": 5, "y": 6}, [Click(5, 6, "right")]),
     ("DOUBLE_CLICK", {"x": 5, "y": 6}, [Click(5, 6, "left", 2)]),
-    ("DOUBLE_CLICK", {}, [*TAP, Wait(TAP_S / 2), *TAP]),
+    ("DOUBLE_CLICK", {}, [*TAP, Wait(MIN_TAP_S), *TAP]),
     ("DRAG_TO", {"x": 30, "y": 40}, [DragTo(30, 40, "left", 1.0)]),
     ("SCROLL", {"dx": 0, "dy": -3}, [Scroll(dy=-3)]),
     ("SCROLL", {"dx": 2, "dy": 1}, [Scroll(dx=2), Scroll(dy=1)]),
