@@ -22,7 +22,7 @@ def state(env):
 
 
 def held(env):
-    return set(env.unwrapped.backend._keys)
+    return set(env.unwrapped.backend.held.keys)
 
 
 def test_code_skill_call_moves_the_farmer():
