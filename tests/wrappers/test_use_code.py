@@ -24,6 +24,7 @@ from gcc_envs import (
     TypeText,
     Wait,
 )
+from gcc_envs.core.computer13 import OSWORLD_TYPES
 from gcc_envs.core.events import MIN_TAP_S
 from wrappers import UseCode
 from wrappers.use_code import COMPUTER_13
@@ -112,8 +113,15 @@ def where(env):
 
 
 def test_every_computer_13_action_type_is_covered():
-    assert {kind for kind, _, _ in C13} == set(COMPUTER_13)
-    assert len(COMPUTER_13) == 16
+    assert {kind for kind, _, _ in C13} == set(OSWORLD_TYPES)
+    assert len(OSWORLD_TYPES) == 16
+    assert set(COMPUTER_13) - set(OSWORLD_TYPES) == {"MOVE_BY"}  # the camera-mouse extension
+
+
+def test_the_event_mode_and_use_code_share_one_computer_13_table():
+    from gcc_envs.core import spaces
+
+    assert spaces.OPS == tuple(COMPUTER_13)
 
 
 @pytest.mark.parametrize("env_id", IDS)
