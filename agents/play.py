@@ -22,7 +22,6 @@ pygame (the ``play`` extra) is imported only when a :class:`Player` is made.
 
 from __future__ import annotations
 
-import importlib
 import json
 import logging
 import os
@@ -76,14 +75,15 @@ def draw_paused(frame: np.ndarray) -> np.ndarray:
     return out
 
 
-def live_module(env_id: str) -> Any:
-    """The ``live`` module of the env's game (``gcc_envs.games.<game>.live``), or None."""
-    spec = gym.spec(env_id)
-    game = (spec.kwargs or {}).get("game")
-    try:
-        return importlib.import_module(f"gcc_envs.games.{game}.live") if game else None
-    except ImportError:
-        return None
+def state_publisher(env_id: str) -> Any:
+    """The function that turns the env's simulator state into JSON (its game's
+    ``publish_state``), or None."""
+    from gcc_envs.core.spec import GameSpec, load
+    from gcc_envs.registration import spec_of
+
+    spec = spec_of(env_id)
+    path = spec.publish_state if isinstance(spec, GameSpec) else None
+    return load(path) if path else None
 
 
 def play_command(
@@ -221,7 +221,7 @@ class Player:
         self.frames = 0
         self._period = 1.0 / fps
         self._last_info: dict[str, Any] = {}
-        self._live = live_module(env_id)
+        self._publish = state_publisher(env_id)
 
         self.env_id = env_id
         self.seed = seed
@@ -452,7 +452,7 @@ class Player:
         if probe is not None:
             state = probe()
             data.update(ground_truth(state))
-            publish = getattr(self._live, "publish_state", None)
+            publish = self._publish
             if publish is not None:
                 data["world"] = publish(state)
         write_json_atomic(self.state_file, data)

@@ -17,7 +17,7 @@ from gymnasium import spaces
 
 from gcc_envs.core import events as ev
 from gcc_envs.core.backend import Backend
-from gcc_envs.core.clock import Clock, TimeMode
+from gcc_envs.core.clock import Clock, TimeMode, WallClock
 from gcc_envs.core.code import parse_code
 from gcc_envs.core.expand import PointerTracker, event_points, expand
 from gcc_envs.core.held import HeldInput
@@ -60,6 +60,7 @@ class GCCEnv(gym.Env[np.ndarray, Any]):
         think_time: ThinkTime = None,
         render_mode: str | None = None,
         shaping: float | None = None,
+        wall_clock: WallClock | None = None,
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise GCCError(
@@ -102,7 +103,7 @@ class GCCEnv(gym.Env[np.ndarray, Any]):
             self.action_space = self._event_mode.space
         else:
             raise GCCError(f"unknown action_mode {action_mode!r}; use 'state' or 'event'")
-        self.clock = Clock(self.time_mode, backend, fps, on_frame=self._grab_frame)
+        self.clock = Clock(self.time_mode, backend, fps, self._grab_frame, wall_clock)
         #: Frames sampled at ``fps`` during the last step (when frame recording is on).
         self.recorded_frames: list[np.ndarray] = []
         #: Keys and buttons held now (what this env has sent down and not yet up).
@@ -132,6 +133,7 @@ class GCCEnv(gym.Env[np.ndarray, Any]):
         self._release_all()
         backend_options = {**self.task.reset_options(), **(options or {})}
         self.backend.reset(self.np_random, backend_options)
+        self._setup_episode(options)
         self.clock.reset()
         W, H = self.backend.size
         self._pointer = PointerTracker(W // 2, H // 2)
@@ -146,6 +148,15 @@ class GCCEnv(gym.Env[np.ndarray, Any]):
         info = self._info(0.0, None if self.time_mode is TimeMode.LOCKSTEP else 0.0, 0.0, [], None)
         info["instruction"] = (options or {}).get("instruction", self.task.instruction)
         return obs, info
+
+    def _setup_episode(self, options: dict[str, Any] | None) -> None:
+        """Prepare the episode after the backend's reset (a desktop task runs its setup)."""
+
+    def _step_limit(self) -> int:
+        """The episode's step limit: the registry's (``gym.make(max_episode_steps=...)``
+        included), else the task's."""
+        limit = getattr(self.spec, "max_episode_steps", None)
+        return int(limit) if limit is not None else self.task.max_steps
 
     def step(self, action: Any) -> tuple[np.ndarray, SupportsFloat, bool, bool, dict[str, Any]]:
         if self._needs_reset:
@@ -177,7 +188,13 @@ class GCCEnv(gym.Env[np.ndarray, Any]):
         if error is not None:
             self._invalid += 1
         self._steps += 1
-        before, self._status = self._status, self.task.evaluate(self.backend.probe())
+        probe = self.backend.probe()
+        before, status = self._status, self.task.evaluate(probe)
+        if (signal is not None or self._steps >= self._step_limit()) and not (
+            status.success or status.failure
+        ):
+            status = self.task.final(probe, status)  # the episode ends undecided: judge it
+        self._status = status
         reward = self.task.reward(before, self._status)
         success = self._status.success or (isinstance(signal, ev.Fail) and self.task.infeasible)
         terminated = bool(success or self._status.failure or signal is not None)
@@ -346,4 +363,5 @@ class GCCEnv(gym.Env[np.ndarray, Any]):
             "invalid_actions": self._invalid,
             "success": s.success,
             "metrics": dict(s.metrics),
+            **self.task.extra_info(),
         }

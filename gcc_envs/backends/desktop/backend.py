@@ -118,6 +118,8 @@ class DesktopBackend:
         self.x: Any = None
         self._grabber: Any = None
         self.proc: subprocess.Popen[bytes] | None = None
+        #: The probe a desktop suite attached for its checkers (``probe()`` returns it).
+        self.desktop_probe: Any = None
         self.window: Any = None
         #: What this backend holds down now, with the time of each press.
         self.held = HeldInput()
@@ -294,11 +296,49 @@ class DesktopBackend:
             self._check_killed()
 
     def probe(self) -> Any:
-        """The judge's probe (a state-file judge: the program's state), else None."""
+        """What a task check reads: the judge's probe (a state-file judge: the program's
+        state), else the :class:`~gcc_envs.core.probe.DesktopProbe` a desktop suite attached
+        (``desktop_probe``), else None."""
         if self.judge is None:
-            return None
+            return self.desktop_probe
         self._check_open()
         return self.judge.probe(self)
+
+    # ------------------------------------------------------------------ for desktop suites
+    @property
+    def display(self) -> str:
+        """The X display name (the backend's own Xvfb, or the one it was given)."""
+        self._check_open()
+        self._start()
+        return str(self.x.name)
+
+    def retarget(self, window: Any) -> None:
+        """Capture and send input to ``window`` from now on (None: the whole screen)."""
+        self._check_open()
+        self.release_all()
+        self.window = window
+        if window is not None and not self._focus():
+            log.warning("could not focus %r", self.x.title(window))
+
+    def grab_screen(self) -> np.ndarray:
+        """The whole screen at its own size, H×W×3 RGB (no pointer drawn)."""
+        self._check_open()
+        self._start()
+        W, H = self.x.screen_size
+        return self._grabber.grab(0, 0, W, H, (W, H), (W, H))
+
+    def wait_window(self, title: str, timeout_s: float = 20.0) -> Any:
+        """The first window whose title matches the regex ``title`` (waiting up to
+        ``timeout_s``; :class:`BackendError` when none appears)."""
+        self._check_open()
+        self._start()
+        return self.x.wait_window(timeout_s, title=title)
+
+    def window_titles(self) -> list[str]:
+        """Titles of the top-level client windows."""
+        self._check_open()
+        self._start()
+        return [self.x.title(w) for w in self.x.clients()]
 
     # ------------------------------------------------------------------ input
     def _guard(self) -> None:
