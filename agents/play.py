@@ -221,7 +221,7 @@ class Player:
         self.frames = 0
         self._period = 1.0 / fps
         self._last_info: dict[str, Any] = {}
-        self._publish = state_publisher(env_id)
+        self._world_json = state_publisher(env_id)
 
         self.env_id = env_id
         self.seed = seed
@@ -452,7 +452,7 @@ class Player:
         if probe is not None:
             state = probe()
             data.update(ground_truth(state))
-            publish = self._publish
+            publish = self._world_json
             if publish is not None:
                 data["world"] = publish(state)
         write_json_atomic(self.state_file, data)

@@ -119,8 +119,6 @@ def make_backend(spec: Spec, backend: str, obs_size: Any = None, **desktop: Any)
         desktop["profile"] = game.profile
         if desktop.get("pause_template") is None and game.pause_template:
             desktop["pause_template"] = load(game.pause_template)
-    else:  # desktop programs do nothing while nobody acts: no pause unless asked
-        desktop.setdefault("pause", "none")
     if backend == "desktop":
         from gcc_envs.backends.desktop.backend import DesktopBackend
         from gcc_envs.judges import make_judge
@@ -151,6 +149,8 @@ def make_env(
     spec = all_specs[key]
     desktop = {k: kwargs.pop(k) for k in (*DESKTOP_KWARGS, *REMOTE_KWARGS) if k in kwargs}
     backend = spec.default_backend if backend is None else backend
+    if isinstance(spec, SuiteSpec) and task != "open" and backend != "sim":
+        desktop.setdefault("pause", "none")  # a task's programs do nothing while nobody acts
     made = make_backend(spec, backend, obs_size, **desktop)
     if not getattr(made, "clock_driven", True) and isinstance(spec, GameSpec):
         kwargs.setdefault("time_mode", "paused")  # a real game runs in real time (DESIGN 2.1)

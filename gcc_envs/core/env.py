@@ -8,6 +8,7 @@ game time into observations and task checks into rewards.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, SupportsFloat
 
@@ -194,9 +195,11 @@ class GCCEnv(gym.Env[np.ndarray, Any]):
             status.success or status.failure
         ):
             status = self.task.final(probe, status)  # the episode ends undecided: judge it
+        if isinstance(signal, ev.Fail) and self.task.infeasible and not status.success:
+            status = replace(status, progress=1.0, success=True)  # the right answer: FAIL
         self._status = status
         reward = self.task.reward(before, self._status)
-        success = self._status.success or (isinstance(signal, ev.Fail) and self.task.infeasible)
+        success = self._status.success
         terminated = bool(success or self._status.failure or signal is not None)
         limit = self.task.max_game_s
         truncated = bool(not terminated and limit is not None and self.clock.game_time >= limit)

@@ -48,12 +48,15 @@ class RecordingBackend:
         clock_driven: bool = True,
         clock: ManualClock | None = None,
         fail_on: type | None = None,
+        judge: Any = None,
     ) -> None:
         self.size = size
         self.clock_driven = clock_driven
         self.clock = clock
         #: An event type whose ``send`` raises :class:`BackendError` (a refusing window).
         self.fail_on = fail_on
+        #: A judge whose reading ``probe`` returns (as a real screen's backend does).
+        self.judge = judge
         self.sent: list[PrimitiveEvent] = []
         self.calls: list[str] = []
         self.held = HeldInput()
@@ -101,6 +104,8 @@ class RecordingBackend:
         self.held.clear()
 
     def probe(self) -> Any:
+        if self.judge is not None:
+            return self.judge.probe(self)
         return {"sent": len(self.sent), "advanced": self.advanced}
 
     def close(self) -> None:

@@ -1,5 +1,6 @@
-"""Every test session registers the specs in ``tests/specs/`` (games that live only in the
-tests, like the toy game), so the spec-driven suites cover them with no other edit."""
+"""A pytest plugin (``-p register_test_specs`` in pyproject.toml): every test session registers
+the specs in ``tests/specs/`` (games that live only in the tests, like the toy game), so the
+spec-driven suites cover them with no other edit."""
 
 from __future__ import annotations
 
