@@ -91,18 +91,7 @@ class EpisodeDesktop:
         _check_argv(argv)
         if not (0 < float(timeout_s) <= 600):
             raise GCCError(f"timeout_s must lie in (0, 600], got {timeout_s!r}")
-        try:
-            proc = subprocess.Popen(
-                list(argv),
-                env={**self.env, **(env or {})},
-                cwd=self.home,
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                start_new_session=True,
-            )
-        except OSError as e:
-            raise BackendError(f"could not run {argv[0]!r}: {e}") from e
+        proc = self._spawn(argv, subprocess.PIPE, {**self.env, **(env or {})})
         timed_out = False
         try:
             out, err = proc.communicate(timeout=timeout_s)
@@ -181,23 +170,28 @@ class EpisodeDesktop:
         return full
 
     def _popen(self, argv: Sequence[str]) -> subprocess.Popen[bytes]:
+        """Start a program of the episode (stopped with it)."""
         _check_argv(argv)
         if self._closed:
             raise BackendError("this episode's desktop is closed")
+        proc = self._spawn(argv, subprocess.DEVNULL, self.env)
+        self._procs.append(proc)
+        return proc
+
+    def _spawn(self, argv: Sequence[str], out: int, env: Mapping[str, str]) -> Any:
+        """``argv`` in its own session, in the home, with ``env``; output to ``out``."""
         try:
-            proc = subprocess.Popen(
+            return subprocess.Popen(
                 list(argv),
-                env=self.env,
+                env=dict(env),
                 cwd=self.home,
                 stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
+                stdout=out,
+                stderr=out,
                 start_new_session=True,
             )
         except OSError as e:
             raise BackendError(f"could not start {argv[0]!r}: {e}") from e
-        self._procs.append(proc)
-        return proc
 
 
 class EpisodeProbe:

@@ -8,8 +8,8 @@ game time into observations and task checks into rewards.
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any, SupportsFloat
 
 import gymnasium as gym
