@@ -43,6 +43,11 @@ GAMES: dict[str, GameEntry] = {
         env_class="gcc_envs.games.rdr2.env:RDR2Env",
         simulator="gcc_envs.games.rdr2.sim:RDR2Sim",
     ),
+    # temporary shim until the seam lands: Dealer's Life 2 comes in by its GameSpec
+    "dealers_life2": GameEntry(
+        env_class="gcc_envs.games.dealers_life2.env:DealersLife2Env",
+        simulator="gcc_envs.games.dealers_life2.sim:DealersLife2Sim",
+    ),
     "desktop": GameEntry(
         env_class="gcc_envs.apps.desktop.env:DesktopEnv", default_backend="desktop"
     ),
@@ -59,6 +64,9 @@ ENVS: tuple[EnvRow, ...] = (
     EnvRow("GCC/RDR2-Mission2", "rdr2", "mission2", 5 * 500),
     EnvRow("GCC/RDR2-Mission3", "rdr2", "mission3", 500),
     EnvRow("GCC/Desktop", "desktop", "open", 100),
+    # temporary shim until the seam lands (the limits come from the game's TaskSpec rows)
+    EnvRow("GCC/DealersLife2-Week", "dealers_life2", "week", 1000),
+    EnvRow("GCC/DealersLife2-Day", "dealers_life2", "day", 150),
 )
 
 #: kwargs of ``gym.make`` that configure a desktop backend rather than the env.
