@@ -23,6 +23,8 @@ from gcc_envs.games.dealers_life2.sim.layout import RGB, C, Rect
 TOL = 3
 #: A button's fill must cover at least this share of its rectangle's expected area.
 MIN_FILL = 0.25
+#: How far around its place a button is looked for (window fractions).
+MARGIN = 0.08
 
 
 @dataclass(frozen=True)
@@ -43,18 +45,29 @@ class Blob:
 def find_fill(
     frame: np.ndarray, color: RGB, expect: Rect, region: Rect | None = None
 ) -> list[Blob]:
-    """Regions of exactly ``color`` about the size of ``expect``, biggest first."""
+    """Regions of exactly ``color`` about the size of ``expect``, biggest first.
+
+    The search covers ``region``, by default ``expect`` grown by :data:`MARGIN` of the frame
+    on every side (a button that moved a little is still found; the whole frame need not be
+    scanned for each button).
+    """
     h, w = frame.shape[:2]
-    x0, y0, x1, y1 = (region or Rect(0, 0, 1, 1)).at(w, h)
+    if region is None:
+        m = MARGIN
+        region = Rect(expect.x0 - m, expect.y0 - m, expect.x1 + m, expect.y1 + m)
+    x0, y0, x1, y1 = region.at(w, h)
+    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
     sub = frame[y0:y1, x0:x1]
     if sub.size == 0:
         return []
     lo = np.array([max(0, c - TOL) for c in color], np.uint8)
     hi = np.array([min(255, c + TOL) for c in color], np.uint8)
     mask = cv2.inRange(sub, lo, hi)
-    n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     ex0, ey0, ex1, ey1 = expect.at(w, h)
     need = max(2, int(MIN_FILL * max(1, (ex1 - ex0) * (ey1 - ey0))))
+    if cv2.countNonZero(mask) < need:
+        return []
+    n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     out = [
         Blob(int(bx) + x0, int(by) + y0, int(bw), int(bh), int(a))
         for bx, by, bw, bh, a in stats[1:n]

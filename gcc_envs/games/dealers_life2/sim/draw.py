@@ -34,7 +34,8 @@ class Canvas:
 
     def fill(self, r: Rect, color: RGB, border: RGB | None = None, width: float = 2.0) -> None:
         x0, y0, x1, y1 = self.box(r)
-        self.img[y0:y1, x0:x1] = color
+        if x1 > x0 and y1 > y0:
+            cv2.rectangle(self.img, (x0, y0), (x1 - 1, y1 - 1), color, -1)
         if border is not None and x1 - x0 > 2 and y1 - y0 > 2:
             t = max(1, int(round(width * self.s)))
             cv2.rectangle(self.img, (x0, y0), (x1 - 1, y1 - 1), border, t)
@@ -93,7 +94,8 @@ class Canvas:
         x0, y0, x1, y1 = self.box(r)
         t = max(1, int(round(2 * self.s)))
         cv2.rectangle(self.img, (x0 - t, y0 - t), (x1 - 1 + t, y1 - 1 + t), C.SHADE, t)
-        self.img[y0:y1, x0:x1] = fill
+        if x1 > x0 and y1 > y0:
+            cv2.rectangle(self.img, (x0, y0), (x1 - 1, y1 - 1), fill, -1)
         self.text_in(r, label, size, ink)
 
     def dim(self) -> None:

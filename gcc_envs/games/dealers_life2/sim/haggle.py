@@ -2,7 +2,7 @@
 
 A seller (or pawner) asks ``offer`` and will not go under ``reserve``; a buyer bids ``offer``
 and will not go over it. Each counter-offer gives up ``concede`` of the gap to the reservation
-(less when the customer is in a bad mood, a quarter of it after an insult). A price at or
+(down to 60 % of it when the customer is in a bad mood, a quarter of it after an insult). A price at or
 beyond the customer's next counter-offer is accepted. An offer more than ``insult`` past the
 reservation is an insult and costs ``insult_mood x touchiness`` of mood; any other refused
 price costs ``round_mood``. At mood 0 the customer walks out; when patience runs out (or the
@@ -83,7 +83,7 @@ def respond(
         return Reply("leave", h.offer, insulted, replace(h, mood=0.0))
     if h.final:  # the final offer was refused
         return Reply("leave", h.offer, insulted, replace(h, mood=mood))
-    rate = h.concede * (0.5 + 0.5 * mood / 100.0) * (0.25 if insulted else 1.0)
+    rate = h.concede * (0.6 + 0.4 * mood / 100.0) * (0.25 if insulted else 1.0)
     target = h.offer - rate * (h.offer - h.reserve)
     # a seller never goes under the reservation, a buyer never over it
     nxt = nice(target, up=not h.buys)
