@@ -40,11 +40,14 @@ def _look() -> Generator[Event, np.ndarray | None, np.ndarray]:
     return frame
 
 
-def _click(color: tuple[int, int, int], expect: Rect) -> ProgramGen:
+def _click(color: tuple[int, int, int], *places: Rect) -> ProgramGen:
+    """Click the button of ``color`` found near any of its ``places`` (screens differ)."""
     frame = yield from _look()
-    at = vision.find_button(frame, color, expect)
-    if at is not None:
-        yield Click(*at)
+    for expect in places:
+        at = vision.find_button(frame, color, expect)
+        if at is not None:
+            yield Click(*at)
+            return
 
 
 def open_shop() -> ProgramGen:
@@ -109,7 +112,7 @@ def show_stock() -> ProgramGen:
 
 def show_traits() -> ProgramGen:
     """Click Traits: open the page of the customer's traits, mood and patience."""
-    yield from _click(C.TRAITS, L.TRAITS_BTN)
+    yield from _click(C.TRAITS, L.TRAITS_BTN, L.H_TRAITS_BTN)
 
 
 def show_item() -> ProgramGen:

@@ -113,7 +113,7 @@ def stats(c: Canvas, s: ShopState) -> None:
     profit = s.profit
     pct = 100.0 * profit / s.start_worth if s.start_worth else 0.0
     c.fill(Rect.px(262, y - 20, 1018, y + 58), (232, 224, 204))
-    c.text("Week so far", 270, y + 12, 0.7, C.INK, True)
+    c.text("Total so far", 270, y + 12, 0.7, C.INK, True)
     c.text(f"{money(profit)} ({pct:+.1f}%)", 1010, y + 12, 0.85, (30, 110, 50) if profit >= 0 else C.TELL,
            True, "r")  # fmt: skip
     c.text(
@@ -125,7 +125,7 @@ def stats(c: Canvas, s: ShopState) -> None:
     )
     for n in s.notices[:1]:
         c.text(n, 640, 650, 0.6, C.TELL if "FAKE" in n else C.INK, anchor="c", max_w=760)
-    last = "The week is over." if s.over else "Close this page to start the next day."
+    last = "The last day is over." if s.over else "Close this page to start the next day."
     c.text(last, 640, 684, 0.65, C.INK, s.over, "c")
 
 

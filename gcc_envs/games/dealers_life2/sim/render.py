@@ -58,7 +58,7 @@ def _bar(c: Canvas, s: ShopState) -> None:
 
 
 def _toast(c: Canvas, s: ShopState) -> None:
-    if s.toast and s.screen in ("customer", "stats") and s.dialog is None and s.page is None:
+    if s.toast and s.screen == "customer" and s.dialog is None and s.page is None:
         c.fill(L.TOAST, (45, 35, 30))
         c.text(s.toast, 640, 84, 0.6, (255, 235, 200), anchor="c", max_w=860)
 
