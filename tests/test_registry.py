@@ -119,6 +119,10 @@ def test_spec_carries_the_step_limit_and_make_kwargs(env_id):
     row = next(r for r in gcc_envs.registration.ENVS if r.id == env_id)
     checkpoints = {"mission1": 8, "mission2": 5}.get(row.task, 1)
     limit = 500 * checkpoints if env_id.startswith("GCC/RDR2-") else 100
+    if row.game == "dealers_life2":  # temporary until the seam: the limit is in its GameSpec
+        from gcc_envs.games.dealers_life2 import GAME
+
+        limit = GAME.task(row.task).max_steps
     assert spec.max_episode_steps == row.max_episode_steps == limit
     env = gym.make(env_id, **SMALL)
     assert env.spec.id == env_id

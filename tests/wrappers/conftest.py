@@ -30,6 +30,11 @@ WALKS = {
         "move_right(duration=0.5)",
     ),
     "rdr2": Walk("move_forward(duration=1.0)", [("KeyPress", "w")], 1.0, "turn(degree=90)"),
+    # temporary until the seam: Dealer's Life 2's hint comes from its GameSpec (the Stock
+    # button toggles the shelf page; clicks carry no key)
+    "dealers_life2": Walk(
+        "show_stock()", [("Wait", ""), ("Click", ""), ("Wait", "")], 1.0, "show_stock()"
+    ),
 }
 
 

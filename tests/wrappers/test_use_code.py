@@ -107,7 +107,10 @@ def sent(info):
 
 
 def where(env):
-    p = env.unwrapped.backend.probe().player
+    probe = env.unwrapped.backend.probe()
+    p = getattr(probe, "player", None)
+    if p is None:  # a game without a walking player (a shop): its state's change counter
+        return probe.version
     return (p.x, p.y)
 
 

@@ -38,8 +38,8 @@ GAME = GameSpec(
     # the Stock button toggles the shelf page: every call changes the screen
     walk=WalkHint(
         code="show_stock()",
-        events=(("Wait", ""), ("Click", "")),
-        seconds=0.25,
+        events=(("Wait", ""), ("Click", ""), ("Wait", "")),
+        seconds=1.0,
         other="show_stock()",
     ),
     perf=PerfTargets(minigrid_ratio_84=3.0, steps_per_s_720p=150),

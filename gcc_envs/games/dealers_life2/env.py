@@ -31,9 +31,9 @@ class DealersLife2Env(GameEnv):
     category and with a good reputation), patience (counter-offers before a final offer) and
     mood (an insulting offer, over 30 % past the reservation, costs 30 x touchiness; at 0
     they walk out). They concede a seeded, trait-dependent share of the gap to their
-    reservation each round. 12 % of fakeable items are fakes worth 8 % of the genuine; a
+    reservation each round. 10 % of fakeable items are fakes worth 8 % of the genuine; a
     sold fake is found out with chance 0.6 the next morning and costs 15 reputation. Rent is
-    $60 a day. All numbers are tunables in ``games/dealers_life2/data/*.toml``.
+    $40 a day. All numbers are tunables in ``games/dealers_life2/data/*.toml``.
 
     The seed varies the week: the shelf on day 1, the news, how many customers come and who
     (role, trait, temper, looks, name), every item (kind, rarity, condition, fake or not,
@@ -43,7 +43,7 @@ class DealersLife2Env(GameEnv):
     | id | task | success | steps |
     |---|---|---|---|
     | ``GCC/DealersLife2-Week`` | 7 days | the week finished with a profit | 1000 |
-    | ``GCC/DealersLife2-Day`` | 1 day | the day finished with a profit | 200 |
+    | ``GCC/DealersLife2-Day`` | 1 day | the day finished with a profit | 150 |
 
     ## Action Space
     ``action_mode="state"`` (default): ``Dict(keys=MultiBinary(13), buttons=MultiBinary(3),
@@ -65,12 +65,12 @@ class DealersLife2Env(GameEnv):
     5 a day) / (5 x days).
 
     ## Starting State
-    Day 1's newspaper, $1,500 in the bank, 4-6 items on the shelf (bought at 55-80 % of
+    Day 1's newspaper, $2,500 in the bank, 5-7 items on the shelf (bought at 60-85 % of
     their value), reputation 50.
 
     ## Episode End
     Terminated when the last day's stats page comes up (success with a profit, else failure
-    "the week ended without a profit"), or on ``DONE``/``FAIL``. Truncated at the step limit.
+    "the shop closed its last day without a profit"), or on ``DONE``/``FAIL``. Truncated at the step limit.
     ``info["metrics"]`` has, every step, the paper's nine metrics ``TR GPM ROI VD BPVR SPVR
     APR MRR mRR`` (n and m as in ``gcc_envs.games.dealers_life2.metrics``), ``deal_share``,
     ``mean_rounds``, ``total_profit_pct``, ``deal_rate``, ``normalized_profit`` and counts.

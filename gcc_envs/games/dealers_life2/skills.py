@@ -18,7 +18,7 @@ from collections.abc import Generator
 
 import numpy as np
 
-from gcc_envs.core.events import Click, Event, KeyPress, TypeText, Wait
+from gcc_envs.core.events import TAP_S, Click, Event, KeyPress, TypeText, Wait
 from gcc_envs.core.skills import SkillLibrary
 from gcc_envs.errors import CodeActionError
 from gcc_envs.games.dealers_life2 import vision
@@ -27,6 +27,10 @@ from gcc_envs.games.dealers_life2.sim.layout import C, Rect
 
 #: Highest price the box takes (six digits, as the simulator's ``max_digits``).
 MAX_PRICE = 999_999
+#: Seconds a skill waits after its click or its Enter for the game to answer (the real game
+#: animates the customer); with the click this makes a skill last 1 s, so a 2 fps video of
+#: the step has a first and a last frame for self-reflection.
+SETTLE_S = 1.0 - TAP_S / 2  # a click holds the button TAP_S / 2
 #: Where the customer's offer is written on the haggle screen, and its font size.
 OFFER_TEXT = (Rect.px(870, 300, 1230, 380), 1.6)
 
@@ -47,6 +51,7 @@ def _click(color: tuple[int, int, int], *places: Rect) -> ProgramGen:
         at = vision.find_button(frame, color, expect)
         if at is not None:
             yield Click(*at)
+            yield Wait(SETTLE_S)
             return
 
 
@@ -78,6 +83,7 @@ def process_dialog() -> ProgramGen:
     at = vision.find_button(frame, C.OK, L.OK_BTN) or vision.first_option(frame)
     if at is not None:
         yield Click(*at)
+        yield Wait(SETTLE_S)
 
 
 def close_description_page() -> ProgramGen:
@@ -143,6 +149,7 @@ def _type_price_on(frame: np.ndarray, price: int) -> ProgramGen:
     yield Click(*box)
     yield TypeText(str(price))
     yield KeyPress("enter")
+    yield Wait(SETTLE_S)
 
 
 PAPER = (

@@ -19,6 +19,7 @@ from gcc_envs.games.dealers_life2.metrics import Talk, Trip, financial, headline
 PROFIT_UNIT = 100.0
 #: Deals a day that count as a full day of trading for ``info["progress"]``.
 DEALS_PER_DAY = 5
+LOSS = "the shop closed its last day without a profit"
 
 
 def shop_metrics(s: Any) -> dict[str, float]:
@@ -80,7 +81,7 @@ class ShopTask(Task):
         status = TaskStatus(
             progress=min(1.0, 0.5 * days_part + 0.5 * deals_part),
             success=finished and s.profit > 0,
-            failure="the week ended without a profit" if finished and s.profit <= 0 else None,
+            failure=LOSS if finished and s.profit <= 0 else None,
             checkpoint=done,
             flags=flags,
             metrics=metrics,
