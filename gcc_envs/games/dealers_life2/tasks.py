@@ -69,7 +69,7 @@ class ShopTask(Task):
 
     def evaluate(self, probe: Any) -> TaskStatus:
         s = probe
-        if self._cache is not None and self._cache[:2] == (id(s), s.version):
+        if self._cache is not None and self._cache[:2] == (id(s), s.base_version):
             return self._cache[2]
         metrics = shop_metrics(s)
         done = s.days_closed
@@ -86,7 +86,7 @@ class ShopTask(Task):
             flags=flags,
             metrics=metrics,
         )
-        self._cache = (id(s), s.version, status)
+        self._cache = (id(s), s.base_version, status)
         return status
 
     def reward(self, before: TaskStatus, after: TaskStatus) -> float:

@@ -82,8 +82,14 @@ class Canvas:
             px -= w
         cv2.putText(self.img, s, (px, py), FONT, sc, color, t, cv2.LINE_AA)
 
+    def legible(self, size: float) -> bool:
+        """Whether text of ``size`` is drawn at this frame size at all."""
+        return size * self.s >= MIN_SCALE
+
     def text_in(self, r: Rect, s: str, size: float, color: RGB, bold: bool = True) -> None:
         """``s`` centred in ``r``."""
+        if not self.legible(size):
+            return
         x0, y0, x1, y1 = r.x0 * REF_W, r.y0 * REF_H, r.x1 * REF_W, r.y1 * REF_H
         _, h = self.text_size(s, size, bold)
         base = (y0 + y1) / 2 + h / self.sy / 2 if self.sy else y1

@@ -60,7 +60,7 @@ def traits(c: Canvas, s: ShopState, data: GameData) -> None:
     y = 210
     for name, about in ((trait.name, trait.about), (temper.name, temper.about)):
         c.text(name, 530, y, 0.9, C.INK, True)
-        for line in wrap(about, 0.7, 470)[:2]:
+        for line in (wrap(about, 0.7, 470) if c.legible(0.7) else [])[:2]:
             y += 34
             c.text(line, 530, y, 0.7, C.SOFT)
         y += 56

@@ -70,12 +70,32 @@ def render(
     last = cache.get("frame")
     if last is not None and last[0] == key:
         return last[1].copy()
+    typing = s.screen == "haggle" and s.page is None and s.dialog is None
+    base = cache.get("haggle")
+    if typing and base is not None and base[0] == (s.base_version, height, width):
+        img = base[1].copy()  # only the price box changed: redraw it alone
+        screens.price_text(Canvas(img), s)
+        cache["frame"] = (key, img)
+        return img.copy()
     kind = "news" if s.screen in ("news", "stats") else "shop"
     bg_key = ("bg", height, width, kind)
     bg = cache.get(bg_key)
     if bg is None:
         bg = cache[bg_key] = _background(height, width, kind)
-    img = bg.copy()
+    cust = s.customer
+    if s.screen in ("customer", "haggle") and cust is not None:
+        # the background with the customer drawn in, kept for the few latest looks
+        figs = cache.setdefault("figs", {})
+        fk = (s.screen, cust.uid, round(cust.mood / 5), height, width)
+        if fk not in figs:
+            if len(figs) >= 8:
+                figs.pop(next(iter(figs)))
+            base = bg.copy()
+            screens.figure(Canvas(base), s.screen, cust)
+            figs[fk] = base
+        img = figs[fk].copy()
+    else:
+        img = bg.copy()
     c = Canvas(img)
     if s.screen == "news":
         screens.newspaper(c, s, data)
@@ -87,6 +107,8 @@ def render(
         pages.stats(c, s)
     _bar(c, s)
     _toast(c, s)
+    if typing:
+        cache["haggle"] = ((s.base_version, height, width), img.copy())
     if s.page is not None:
         c.dim()
         _bar(c, s)

@@ -28,7 +28,7 @@ def newspaper(c: Canvas, s: ShopState, data: GameData) -> None:
     c.text("Price: 50 cents", 980, 186, 0.6, C.SOFT, anchor="r")
     head, second, hot, cold = s.news
     y = 236
-    for line in wrap(head, 1.05, 680, True)[:2]:
+    for line in (wrap(head, 1.05, 680, True) if c.legible(1.05) else [])[:2]:
         c.text(line, 640, y, 1.05, C.INK, True, "c")
         y += 42
     c.text(second, 640, y + 4, 0.75, C.SOFT, anchor="c", max_w=680)
@@ -63,8 +63,10 @@ def mood_meter(c: Canvas, r: Rect, cust: Customer) -> None:
     art.mood_face(c.img, fx, fy, 15 * c.s, cust.mood)
 
 
-def _figure(c: Canvas, r: Rect, cust: Customer) -> None:
-    art.customer(c.img, c.box(r), cust.look, cust.mood)
+def figure(c: Canvas, screen: str, cust: Customer) -> None:
+    """The customer behind the counter (mood drawn in steps of 5: the renderer caches it)."""
+    r = L.FIGURE if screen == "customer" else L.H_FIGURE
+    art.customer(c.img, c.box(r), cust.look, 5 * round(cust.mood / 5))
 
 
 def _icon(c: Canvas, r: Rect, it: Item, data: GameData) -> None:
@@ -75,7 +77,6 @@ def customer(c: Canvas, s: ShopState, data: GameData) -> None:
     cust = s.customer
     if cust is None:
         return
-    _figure(c, L.FIGURE, cust)
     c.fill(L.NAME_PLATE, (60, 44, 34))
     c.text(cust.name, 696, 140, 0.85, C.WHITE, True, max_w=350)
     mood_meter(c, L.MOOD_BAR, cust)
@@ -85,7 +86,7 @@ def customer(c: Canvas, s: ShopState, data: GameData) -> None:
     _icon(c, L.COUNTER_ITEM, cust.item, data)
     c.fill(L.SPEECH, C.SPEECH, (90, 70, 50), 3)
     y = 490
-    for line in wrap(f'"{cust.said}"', 0.85, 880)[:2]:
+    for line in (wrap(f'"{cust.said}"', 0.85, 880) if c.legible(0.85) else [])[:2]:
         c.text(line, 190, y, 0.85, C.INK)
         y += 34
     for i, (opt, r) in enumerate(zip(shop.options(s), L.OPTION_ROWS)):
@@ -120,12 +121,11 @@ def haggle(c: Canvas, s: ShopState, data: GameData) -> None:
     if cust is None:
         return
     it = cust.item
-    _figure(c, L.H_FIGURE, cust)
     mood_meter(c, L.H_MOOD_BAR, cust)
     c.fill(L.H_BUBBLE, C.SPEECH, (90, 70, 50), 3)
     c.text(cust.name, 450, 102, 0.65, C.SOFT, True)
     y = 136
-    for line in wrap(f'"{cust.said}"', 0.82, 780)[:2]:
+    for line in (wrap(f'"{cust.said}"', 0.82, 780) if c.legible(0.82) else [])[:2]:
         c.text(line, 450, y, 0.82, C.INK)
         y += 32
     # the item
@@ -171,9 +171,17 @@ def haggle(c: Canvas, s: ShopState, data: GameData) -> None:
         col, row = i % 3, i // 3
         c.text(f"{'You' if who == 'you' else 'Them'}: {money(p)}", 446 + col * 128,
                644 + row * 30, 0.55, C.WHITE if who == "you" else (255, 214, 140))  # fmt: skip
-    # the price box
+    price_panel(c)
+    price_text(c, s)
+
+
+def price_panel(c: Canvas) -> None:
     c.fill(Rect.px(850, 540, 1260, 704), (70, 52, 40))
     c.text("Your price - type digits, press Enter:", 862, 572, 0.55, (230, 210, 180))
+
+
+def price_text(c: Canvas, s: ShopState) -> None:
+    """The price box and what is typed in it (redrawn alone while the player types)."""
     c.fill(L.PRICE_BOX, C.PRICE, C.SHADE, 3)
     c.text("$", 918, 660, 1.3, C.SOFT, True)
     c.text(f"{int(s.price_text):,}" if s.price_text else "", 1230, 662, 1.3, C.INK, True, "r")

@@ -171,13 +171,13 @@ def type_digit(s: ShopState, data: GameData, ch: str) -> None:
             s.price_text = ch
         else:
             s.price_text += ch
-        s.touch()
+        s.touch(typing=True)
 
 
 def backspace(s: ShopState) -> None:
     if haggling(s) and s.price_text:
         s.price_text = s.price_text[:-1]
-        s.touch()
+        s.touch(typing=True)
 
 
 def haggling(s: ShopState) -> bool:

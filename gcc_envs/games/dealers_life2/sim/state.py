@@ -199,9 +199,14 @@ class ShopState:
     pointer: tuple[float, float] = (0.5, 0.5)
     next_uid: int = 1
     version: int = 0
+    #: Like ``version``, but typing in the price box does not count (the rest of the screen
+    #: and the ledger stay the same).
+    base_version: int = 0
 
-    def touch(self) -> None:
+    def touch(self, typing: bool = False) -> None:
         self.version += 1
+        if not typing:
+            self.base_version += 1
 
     @property
     def stock_cost(self) -> int:
