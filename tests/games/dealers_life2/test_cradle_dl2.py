@@ -6,7 +6,7 @@ import gymnasium as gym
 import pytest
 
 import gcc_envs  # noqa: F401  (registers the ids)
-from agents.cradle import CradleConfig, CradlePolicy, LLMConfig
+from agents.cradle import CradlePolicy, LLMConfig
 from agents.cradle.prompts import load_prompts
 
 pytest.importorskip("openai")
@@ -41,9 +41,9 @@ def test_cradle_trades_a_day_reflecting_on_the_first_and_last_frame(server):
         base_url=server.base_url,
         api_key_env=KEY,
         llm=LLMConfig(timeout_s=5.0, backoff_s=0.01),
-        config=CradleConfig(reflect_frames=2),  # the paper: first and last frame only
     )
-    assert policy.max_calls == 1
+    # the game's settings: one skill per step, first and last frame for self-reflection
+    assert policy.max_calls == 1 and policy.config.reflect_frames == 2
     obs, info = env.reset(seed=901)
     policy.reset(info)
     done, steps = False, 0
