@@ -54,7 +54,7 @@ class DealersLife2Sim:
     >>> sim = DealersLife2Sim()
     >>> sim.reset(np.random.default_rng(0))
     >>> sim.state.screen, sim.state.day, sim.state.cash
-    ('news', 1, 1500)
+    ('news', 1, 2500)
     >>> sim.render(72, 128).shape
     (72, 128, 3)
     """

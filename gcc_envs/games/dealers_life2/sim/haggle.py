@@ -15,7 +15,7 @@ so a planner can try offers on copies.
 ...             buys=False)
 >>> r = respond(h, 300, insult=0.3, insult_mood=30, round_mood=6, final_mood=25)
 >>> r.kind, r.price, r.insulted
-('counter', 685, False)
+('counter', 680, False)
 >>> respond(h, 690, insult=0.3, insult_mood=30, round_mood=6, final_mood=25).kind
 'accept'
 """
