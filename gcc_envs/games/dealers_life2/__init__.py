@@ -20,8 +20,8 @@ _SCRIPT = "agents.scripted.dealers_life2:TraderScript"
 # that, room for an agent that opens pages and makes mistakes, not for one that wanders.
 TASKS = (
     TaskSpec("week", "Week", max_steps=1000, difficulty="hard", script=_SCRIPT,
-             expected_steps=320),
-    TaskSpec("day", "Day", max_steps=150, script=_SCRIPT, expected_steps=45),
+             expected_steps=360),
+    TaskSpec("day", "Day", max_steps=150, script=_SCRIPT, expected_steps=50),
 )  # fmt: skip
 
 GAME = GameSpec(
