@@ -16,8 +16,8 @@ _SCRIPT = "agents.scripted.dealers_life2:TraderScript"
 # The paper gives no step limit for Dealer's Life 2 (seed 000 §D; only RDR2's 500 and
 # Stardew's 100). A day needs about 6 skill calls per customer (greet, close the item page,
 # about two prices, OK) for 5-10 customers plus the newspaper and the stats page: the
-# scripted trader takes about 45 a day and 320 a week. The limits give about 2.5-3 times
-# that, room for an agent that opens pages and makes mistakes, not for one that wanders.
+# scripted trader takes 40-70 a day and 330-390 a week (seeds 3000-3004). The limits give
+# about 2.5-3 times that, room for an agent that opens pages and makes mistakes, not for one that wanders.
 TASKS = (
     TaskSpec("week", "Week", max_steps=1000, difficulty="hard", script=_SCRIPT,
              expected_steps=360),
