@@ -55,6 +55,8 @@ def cmd_run(args: argparse.Namespace) -> int:
             policy_kwargs["config"] = CradleConfig(fused=True)
     if args.policy == "scripted":
         policy_kwargs["privileged"] = not args.no_privileged
+        if args.script:
+            policy_kwargs["script"] = args.script
     if args.policy == "sb3":
         if not args.model:
             raise GCCError("--policy sb3 needs --model PATH/model.zip (from gcc-gym train)")
@@ -281,6 +283,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--no-privileged",
         action="store_true",
         help="scripted policy may not read the simulator's state",
+    )
+    r.add_argument(
+        "--script",
+        metavar="MODULE:CLASS",
+        help="--policy scripted: run this script instead of the task's own (a baseline)",
     )
     r.add_argument("--quiet", action="store_true", help="no progress bar")
     r.add_argument(

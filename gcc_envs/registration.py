@@ -25,6 +25,7 @@ Spec = GameSpec | SuiteSpec
 SPECS: tuple[str, ...] = (
     "gcc_envs.games.stardew:GAME",
     "gcc_envs.games.rdr2:GAME",
+    "gcc_envs.games.dealers_life2:GAME",
     "gcc_envs.apps.desktop:SUITE",
 )
 
