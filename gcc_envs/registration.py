@@ -46,6 +46,11 @@ GAMES: dict[str, GameEntry] = {
     "desktop": GameEntry(
         env_class="gcc_envs.apps.desktop.env:DesktopEnv", default_backend="desktop"
     ),
+    # temporary shim until the seam: Skylines comes in by its GameSpec (one line in SPECS)
+    "skylines": GameEntry(
+        env_class="gcc_envs.games.skylines.env:SkylinesEnv",
+        simulator="gcc_envs.games.skylines.sim:SkylinesSim",
+    ),
 }
 
 # Step limits are the Cradle paper's: 100 steps per Stardew Valley task.
@@ -59,6 +64,9 @@ ENVS: tuple[EnvRow, ...] = (
     EnvRow("GCC/RDR2-Mission2", "rdr2", "mission2", 5 * 500),
     EnvRow("GCC/RDR2-Mission3", "rdr2", "mission3", 500),
     EnvRow("GCC/Desktop", "desktop", "open", 100),
+    # temporary shim until the seam (the rows come from gcc_envs.games.skylines.GAME)
+    EnvRow("GCC/Skylines-BuildCity", "skylines", "build_city", 1000),
+    EnvRow("GCC/Skylines-Block", "skylines", "block", 200),
 )
 
 #: kwargs of ``gym.make`` that configure a desktop backend rather than the env.

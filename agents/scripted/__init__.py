@@ -22,6 +22,9 @@ SCRIPTS: dict[tuple[str, str], str] = {
     ("rdr2", "mission1"): "agents.scripted.rdr2:RDR2Script",
     ("rdr2", "mission2"): "agents.scripted.rdr2:RDR2Script",
     ("rdr2", "mission3"): "agents.scripted.rdr2:RDR2Script",
+    # temporary shim until the seam (TaskSpec.script of gcc_envs.games.skylines.GAME)
+    ("skylines", "build_city"): "agents.scripted.skylines:BuildCityScript",
+    ("skylines", "block"): "agents.scripted.skylines:BlockScript",
 }
 
 
