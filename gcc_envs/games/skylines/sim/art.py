@@ -62,10 +62,16 @@ def cell_colours(state: CityState) -> np.ndarray:
     return np.clip(col, 0, 255)
 
 
+def upsample(cells: np.ndarray, W: int, H: int) -> np.ndarray:
+    """Per-cell values (ROWS, COLS, ...) spread to the map's pixels (exact cell edges)."""
+    xs, ys = layout.edges(W, H)
+    return np.repeat(np.repeat(cells, np.diff(ys), axis=0), np.diff(xs), axis=1)
+
+
 def spread(cells: np.ndarray, img: np.ndarray, W: int, H: int) -> None:
     """Write per-cell colours (ROWS, COLS, 3) into the map area of ``img``."""
-    cols, rows, y0, y1 = layout.pixel_cells(W, H)
-    img[y0:y1, : cols.size] = cells.astype(np.uint8)[rows][:, cols]
+    xs, ys = layout.edges(W, H)
+    img[ys[0] : ys[-1], xs[0] : xs[-1]] = upsample(cells.astype(np.uint8), W, H)
 
 
 def _rect(e: Edges, c: int, r: int, inset: float = 0.0) -> tuple[int, int, int, int]:

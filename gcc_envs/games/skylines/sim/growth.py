@@ -77,14 +77,31 @@ def capacity(state: CityState, problems: np.ndarray | None = None) -> np.ndarray
     return cap
 
 
+def _money(state: CityState, residents: float, jobs: float) -> None:
+    g = state.data.growth
+    state.income = g.tax_resident * residents + g.tax_job * jobs
+    state.expenses = upkeep(state)
+    state.budget += state.income - state.expenses
+    state.week += 1
+    state.population = int(round(residents))
+    state.jobs = int(round(jobs))
+    state.max_population = max(state.max_population, state.population)
+    state.stats.history.append(state.population)
+
+
 def week(state: CityState) -> None:
     """Simulate one week (mutates ``state``)."""
+    if not (state.zone.any() or state.bkind.any()):  # nothing can grow: only money moves
+        _money(state, 0.0, 0.0)
+        state.derived.pop("metrics", None)
+        return
     g, zones = state.data.growth, state.data.zones
     rd = networks.roads(state)
     pw = networks.power(state)
     wt = networks.water(state)
     lived = state.bkind > 0
     active = lived & (state.abandoned == 0)
+    before = (state.bkind.copy(), state.abandoned > 0, state.problems.copy())
 
     problems = np.zeros(state.zone.shape, np.uint8)
     problems[active & ~pw.powered] |= NO_POWER
@@ -147,15 +164,12 @@ def week(state: CityState) -> None:
         state.occ.ravel()[pick] = 0.0
     state.demand = (demand[0], demand[1], demand[2])
 
-    state.income = g.tax_resident * residents + g.tax_job * jobs
-    state.expenses = upkeep(state)
-    state.budget += state.income - state.expenses
-    state.week += 1
-    state.population = int(round(residents))
-    state.jobs = int(round(jobs))
-    state.max_population = max(state.max_population, state.population)
-    state.stats.history.append(state.population)
-    state.touch(built=False)
+    _money(state, residents, jobs)
+    after = (state.bkind, state.abandoned > 0, state.problems)
+    if any(not np.array_equal(a, b) for a, b in zip(before, after)):
+        state.touch(built=False)  # the map shows new, abandoned or troubled buildings
+    else:
+        state.derived.pop("metrics", None)
 
 
 def grow(state: CityState, weeks: int) -> None:

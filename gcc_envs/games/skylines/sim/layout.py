@@ -18,6 +18,7 @@ c + 1`` — the same rule the simulator applies to the pointer, so drawing and c
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import numpy as np
 
@@ -132,12 +133,14 @@ def _edges(n: int, lo: float, step: float, design: int, size: int) -> np.ndarray
     )
 
 
+@lru_cache(maxsize=16)
 def edges(W: int, H: int) -> tuple[np.ndarray, np.ndarray]:
-    """Pixel edges of the map's columns (``COLS + 1``) and rows (``ROWS + 1``)."""
-    return (
-        _edges(COLS, 0.0, CELL, DESIGN[0], W),
-        _edges(ROWS, float(MAP_Y0), CELL, DESIGN[1], H),
-    )
+    """Pixel edges of the map's columns (``COLS + 1``) and rows (``ROWS + 1``), read-only."""
+    xs = _edges(COLS, 0.0, CELL, DESIGN[0], W)
+    ys = _edges(ROWS, float(MAP_Y0), CELL, DESIGN[1], H)
+    xs.setflags(write=False)
+    ys.setflags(write=False)
+    return xs, ys
 
 
 def pixel_cells(W: int, H: int) -> tuple[np.ndarray, np.ndarray, int, int]:

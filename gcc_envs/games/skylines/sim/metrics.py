@@ -32,7 +32,15 @@ def _share(part: np.ndarray, whole: np.ndarray) -> float:
 
 
 def metrics(state: CityState) -> dict[str, float]:
-    """Every metric as a float (booleans as 0.0 / 1.0)."""
+    """Every metric as a float (booleans as 0.0 / 1.0); cached until the city changes."""
+    key = (state.version, state.week, state.budget, state.stats.spent, state.stats.refunded)
+    got = state.derived.get("metrics")
+    if got is None or got[0] != key:
+        got = state.derived["metrics"] = (key, _metrics(state))
+    return dict(got[1])
+
+
+def _metrics(state: CityState) -> dict[str, float]:
     rd = networks.roads(state)
     zoned = (state.zone > 0) & rd.zoneable
     n_zoneable = int(rd.zoneable.sum())

@@ -27,20 +27,39 @@ def _unpowered_services(state: CityState) -> list:  # type: ignore[type-arg]
     ]
 
 
+#: Drawn bars kept per layer (toggling a menu or the pause back and forth hits the cache).
+KEEP = 16
+
+
+def _memo(cache: dict[str, Any], name: str, key: Any, draw: Any) -> np.ndarray:  # noqa: ANN401
+    store: dict[Any, np.ndarray] = cache.setdefault(name, {})
+    got = store.get(key)
+    if got is None:
+        if len(store) >= KEEP:
+            del store[next(iter(store))]
+        got = store[key] = draw()
+    return got
+
+
 def render(state: CityState, height: int, width: int, cache: dict[str, Any]) -> np.ndarray:
     H, W = int(height), int(width)
     _, ys = layout.edges(W, H)
     y_map0, y_map1 = int(ys[0]), int(ys[-1])
     view = views.active_view(state)
 
-    key = (H, W, state.version, view)
-    got = cache.get("map")
-    if got is None or got[0] != key:
+    key = (H, W, state.version)
+    layers: dict[str | None, tuple[Any, np.ndarray]] = cache.setdefault("map", {})
+    base = layers.get(None)
+    if base is None or base[0] != key:
+        layers.clear()
         img = np.zeros((H, W, 3), np.uint8)
         art.draw_map(img, state, W, H, _unpowered_services(state) if state.week == 0 else ())
-        if view is not None:
-            views.draw_view(img, state, view, W, H)
-        got = cache["map"] = (key, img)
+        base = layers[None] = (key, img)
+    got = layers.get(view)
+    if got is None:
+        img = base[1].copy()
+        views.draw_view(img, state, view, W, H)  # type: ignore[arg-type]
+        got = layers[view] = (key, img)
     frame = got[1].copy()
 
     tkey = (
@@ -55,12 +74,13 @@ def render(state: CityState, height: int, width: int, cache: dict[str, Any]) -> 
         tuple(round(d, 2) for d in state.demand),
         state.ui.view,
     )
-    top = cache.get("top")
-    if top is None or top[0] != tkey:
+
+    def top() -> np.ndarray:
         canvas = np.zeros((H, W, 3), np.uint8)
         hud.top_bar(canvas, state)
-        top = cache["top"] = (tkey, canvas[:y_map0].copy())
-    frame[:y_map0] = top[1]
+        return canvas[:y_map0].copy()
+
+    frame[:y_map0] = _memo(cache, "top", tkey, top)
 
     pv = ui.preview(state)
     pkey = (
@@ -71,13 +91,14 @@ def render(state: CityState, height: int, width: int, cache: dict[str, Any]) -> 
         state.running,
         None if pv is None else (pv.tool, pv.ok, pv.error, pv.info),
     )
-    bottom = cache.get("bottom")
-    if bottom is None or bottom[0] != pkey:
+
+    def bottom() -> np.ndarray:
         canvas = np.zeros((H, W, 3), np.uint8)
         hud.panel(canvas, state, pv)
         hud.toolbar(canvas, state)
-        bottom = cache["bottom"] = (pkey, canvas[y_map1:].copy())
-    frame[y_map1:] = bottom[1]
+        return canvas[y_map1:].copy()
+
+    frame[y_map1:] = _memo(cache, "bottom", pkey, bottom)
 
     hud.draw_preview(frame, state, pv)
     hud.toast(frame, state)

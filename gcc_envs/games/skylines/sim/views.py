@@ -37,11 +37,11 @@ def _grey(region: np.ndarray) -> None:
 
 
 def _tint(region: np.ndarray, cells_rgba: np.ndarray, W: int, H: int) -> None:
-    """Blend per-cell RGBA (alpha 0..1) into the map region."""
-    cols, rows, _, _ = layout.pixel_cells(W, H)
-    px = cells_rgba[rows][:, cols]
-    a = px[..., 3:4]
-    region[:] = (region * (1 - a) + px[..., :3] * a).astype(np.uint8)
+    """Blend per-cell RGBA (alpha 0..1) into the map region (integer arithmetic)."""
+    rgb = art.upsample(cells_rgba[..., :3].astype(np.int16), W, H)
+    a = art.upsample((cells_rgba[..., 3:4] * 256).astype(np.int16), W, H)
+    base = region.astype(np.int16)
+    region[:] = (base + (((rgb - base) * a) >> 8)).astype(np.uint8)
 
 
 def _paint(rgba: np.ndarray, mask: np.ndarray, rgb: tuple[int, int, int], alpha: float) -> None:
