@@ -122,17 +122,24 @@ def _highway(img: np.ndarray, e: Edges, state: CityState, px: float) -> None:
         for y in range(int(ys[0]), int(ys[-1]), step):
             cv2.line(img, (x, y), (x, min(y + step // 2, int(ys[-1]) - 1)), MARK, 1)
     _links(img, e, t.ramp, MARK, 1, True)
-    if px >= 8:
-        for (c, r), name in ((t.entry, "ENTRY"), (t.exit, "EXIT")):
-            x, y = _centre(e, c, r)
-            fpx = max(text.MIN_PX, int(px * 0.62))
-            w, h = text.size(name, fpx, True)
-            side = 1 if t.sea_side == "west" else -1
-            bx = x - side * int(px * 0.2) - (w + 6 if side > 0 else 0)
-            by = y - int(px * 1.1) - h
-            cv2.rectangle(img, (bx - 3, by - 2), (bx + w + 3, by + h + 2), (30, 120, 60), -1)
-            cv2.rectangle(img, (bx - 3, by - 2), (bx + w + 3, by + h + 2), (235, 235, 235), 1)
-            text.draw(img, name, bx, by, fpx, (245, 245, 245), bold=True)
+
+
+def signs(img: np.ndarray, state: CityState, W: int, H: int) -> None:
+    """The ENTRY and EXIT signs of the ramps (drawn over everything on the map)."""
+    e = layout.edges(W, H)
+    px = cell_px(e)
+    if px < 8:
+        return
+    t = state.terrain
+    fpx = max(text.MIN_PX, int(px * 0.62))
+    for (c, r), name in ((t.entry, "ENTRY"), (t.exit, "EXIT")):
+        x, y = _centre(e, c, r)
+        w, h = text.size(name, fpx, True)
+        bx = x - w // 2
+        by = y - int(px * 0.6) - h - 4
+        cv2.rectangle(img, (bx - 3, by - 2), (bx + w + 3, by + h + 2), (30, 120, 60), -1)
+        cv2.rectangle(img, (bx - 3, by - 2), (bx + w + 3, by + h + 2), (235, 235, 235), 1)
+        text.draw(img, name, bx, by, fpx, (245, 245, 245), bold=True)
 
 
 def _trees(img: np.ndarray, e: Edges, state: CityState, px: float) -> None:

@@ -89,6 +89,21 @@ def _money(state: CityState, residents: float, jobs: float) -> None:
     state.stats.history.append(state.population)
 
 
+def advice(state: CityState, rd, aura: np.ndarray, covered: np.ndarray) -> tuple[str, ...]:  # type: ignore[no-untyped-def]
+    """What keeps zoned lots empty or buildings unhappy, in the advisor's words."""
+    lots = (state.zone > 0) & (state.bkind == 0) & rd.zoneable
+    out = []
+    dry = int((lots & ~covered).sum())
+    dark = int((lots & ~aura).sum())
+    if dry:
+        out.append(f"{dry} zoned lots cannot grow: no water service")
+    if dark:
+        out.append(f"{dark} zoned lots cannot grow: no electricity")
+    if not rd.closed_loop and (state.bkind > 0).any():
+        out.append("Roads do not close a loop: traffic cannot get through")
+    return tuple(out)
+
+
 def week(state: CityState) -> None:
     """Simulate one week (mutates ``state``)."""
     if not (state.zone.any() or state.bkind.any()):  # nothing can grow: only money moves
@@ -150,6 +165,7 @@ def week(state: CityState) -> None:
     }
     aura = networks.dilate(pw.reached & pw.conducts, g.power_gap + 1)
     open_lots = (state.bkind == 0) & rd.zoneable & aura & wt.covered
+    state.notices = advice(state, rd, aura, wt.covered)
     demand = []
     for code, z in zones.items():
         want = int(min(max(math.ceil(deficit[code] / z.capacity), 0), g.max_spawn))

@@ -185,9 +185,9 @@ def panel(img: np.ndarray, state: CityState, pv: Preview | None) -> None:
             on = ui.tool == tool.id
             p.rect(r, CARD_ON if on else CARD_BG, GOLD if on else (96, 108, 126), 2 if on else 1)
             x0, y0, x1, y1 = r
-            p.rect((x0 + 8, y0 + 10, x0 + 30, y0 + 32), tool.color, (20, 20, 24))
-            p.text(tool.name, x0 + 38, y0 + 7, 14, WHITE, bold=True, width=x1 - x0 - 44)
-            p.text(_price(tool), x0 + 38, y0 + 26, 13, GOLD)
+            p.rect((x0 + 7, y0 + 11, x0 + 25, y0 + 29), tool.color, (20, 20, 24))
+            p.text(tool.name, x0 + 32, y0 + 7, 13, WHITE, bold=True, width=x1 - x0 - 36)
+            p.text(_price(tool), x0 + 32, y0 + 26, 13, GOLD)
     info_box(img, state, pv)
 
 
@@ -210,7 +210,7 @@ def info_box(img: np.ndarray, state: CityState, pv: Preview | None) -> None:
         p.text("Construction info", x0 + 30, y0 + 6, 14, MUTED, bold=True)
         p.text("Nothing selected", x0 + 30, y0 + 26, 13, MUTED)
         return
-    p.text(tool.name, x0 + 30, y0 + 4, 14, WHITE, bold=True, width=150)
+    p.text(tool.name, x0 + 30, y0 + 4, 14, WHITE, bold=True, width=190)
     if pv is None:
         hint = {
             "line": "Click the start point on the map",
@@ -220,14 +220,13 @@ def info_box(img: np.ndarray, state: CityState, pv: Preview | None) -> None:
         }[tool.kind]
         p.text(hint, x0 + 30, y0 + 24, 13, MUTED, width=x1 - x0 - 36)
         return
-    p.text("  ·  ".join(pv.info[:3]), x0 + 184, y0 + 6, 12, WHITE, width=x1 - x0 - 190)
+    for i, line in enumerate(pv.info[:3]):
+        p.text(line, x0 + 232, y0 + 3 + i * 15, 12, WHITE, width=x1 - x0 - 238)
     if pv.ok:
-        what = (
-            "Click to confirm, right click to cancel" if tool.kind == "area" else "Click to build"
-        )
-        p.text(what, x0 + 30, y0 + 24, 14, (140, 240, 150), bold=True, width=x1 - x0 - 36)
+        what = "Click to confirm" if tool.kind == "area" else "Click to build"
+        p.text(what, x0 + 30, y0 + 24, 15, (140, 240, 150), bold=True, width=196)
     else:
-        p.text(pv.error, x0 + 30, y0 + 24, 15, (255, 150, 140), bold=True, width=x1 - x0 - 36)
+        p.text(pv.error, x0 + 30, y0 + 24, 15, (255, 150, 140), bold=True, width=196)
 
 
 # ------------------------------------------------------------------ on the map
@@ -271,8 +270,7 @@ def tooltip(img: np.ndarray, state: CityState, pv: Preview) -> None:
     p = Pen(img)
     u, v = state.ui.pointer
     x, y = u * layout.DESIGN[0] + 18, v * layout.DESIGN[1] + 14
-    lines = [pv.info[0] if pv.info else "", f"₡{pv.cost:,}" if pv.cost else ""]
-    lines = [s for s in lines if s]
+    lines = [s for s in pv.info if not s.startswith("Upkeep")][:3]
     if not pv.ok:
         lines.append(pv.error)
     px = int(14 * p.sy)
@@ -302,3 +300,22 @@ def toast(img: np.ndarray, state: CityState) -> None:
     x0, y1 = layout.DESIGN[0] / 2 - w / 2, layout.MAP_Y1 - 10
     p.rect((x0, y1 - 28, x0 + w, y1), (20, 24, 32), rgb, 2)
     p.text(s, layout.DESIGN[0] / 2, y1 - 14, 16, rgb, bold=True, anchor="cm")
+
+
+def notices(img: np.ndarray, state: CityState) -> None:
+    """The advisor's notices at the bottom left of the map (why zones do not grow)."""
+    if not state.notices:
+        return
+    p = Pen(img)
+    px = int(14 * p.sy)
+    if px < text.MIN_PX:
+        return
+    w = max(text.size(s, px, True)[0] for s in state.notices) / p.sx + 40
+    h = 21 * len(state.notices) + 8
+    x0, y1 = 10, layout.MAP_Y1 - 48
+    p.rect((x0, y1 - h, x0 + w, y1), (36, 20, 20), (240, 110, 90))
+    for i, s in enumerate(state.notices):
+        y = y1 - h + 5 + 21 * i
+        cv2.circle(img, p.pt(x0 + 14, y + 8), p.r(6), (240, 90, 70), -1, cv2.LINE_AA)
+        p.text("!", x0 + 14, y + 8, 11, WHITE, bold=True, anchor="cm")
+        p.text(s, x0 + 28, y + 1, 14, (255, 200, 190), bold=True)

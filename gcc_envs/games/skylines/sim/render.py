@@ -54,11 +54,13 @@ def render(state: CityState, height: int, width: int, cache: dict[str, Any]) -> 
         layers.clear()
         img = np.zeros((H, W, 3), np.uint8)
         art.draw_map(img, state, W, H, _unpowered_services(state) if state.week == 0 else ())
+        art.signs(img, state, W, H)
         base = layers[None] = (key, img)
     got = layers.get(view)
     if got is None:
         img = base[1].copy()
         views.draw_view(img, state, view, W, H)  # type: ignore[arg-type]
+        art.signs(img, state, W, H)
         got = layers[view] = (key, img)
     frame = got[1].copy()
 
@@ -101,5 +103,6 @@ def render(state: CityState, height: int, width: int, cache: dict[str, Any]) -> 
     frame[y_map1:] = _memo(cache, "bottom", pkey, bottom)
 
     hud.draw_preview(frame, state, pv)
+    hud.notices(frame, state)
     hud.toast(frame, state)
     return frame

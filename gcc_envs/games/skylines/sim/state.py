@@ -142,6 +142,8 @@ class CityState:
     max_population: int = 0
     income: float = 0.0
     expenses: float = 0.0
+    #: Why zoned lots cannot grow, as the game's advisor says it (set by each week).
+    notices: tuple[str, ...] = ()
     #: RCI demand in [0, 1].
     demand: tuple[float, float, float] = (1.0, 0.0, 0.3)
     #: Whether the simulation runs (the play/pause control) and its speed (1, 2 or 4).

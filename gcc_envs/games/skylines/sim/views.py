@@ -74,19 +74,23 @@ def draw_view(img: np.ndarray, state: CityState, view: str, W: int, H: int) -> N
         return
     _grey(region)
     if view == "wind":
-        w = t.wind
-        low, high = np.array((60, 70, 150), np.float32), np.array((250, 250, 255), np.float32)
-        rgba[..., :3] = low + (high - low) * w[..., None]
-        rgba[..., 3] = np.where(t.water, 0.25, 0.6)
+        # weak (blue) to strong (yellow) wind
+        w = ((t.wind - 0.3) / 0.7)[..., None]
+        ramp = np.array([(40, 70, 200), (60, 190, 210), (120, 220, 90), (250, 230, 60)], np.float32)
+        k = np.clip(w * 3, 0, 2.999)
+        i = k.astype(np.int32)[..., 0]
+        f = k - i[..., None]
+        rgba[..., :3] = ramp[i] * (1 - f) + ramp[i + 1] * f
+        rgba[..., 3] = np.where(t.water, 0.3, 0.7)
         _tint(region, rgba, W, H)
     elif view == "electricity":
         pw = networks.power(state)
         aura = networks.dilate(pw.reached & pw.conducts, state.data.growth.power_gap + 1)
-        _paint(rgba, aura, (250, 226, 110), 0.35)
+        _paint(rgba, aura & ~state.road, (250, 226, 110), 0.22)
         consumers = (state.bkind > 0) & (state.abandoned == 0) | (state.occupied > 0)
-        _paint(rgba, consumers & pw.powered, (252, 212, 60), 0.85)
+        _paint(rgba, consumers & pw.powered, (240, 204, 64), 0.62)
         _paint(rgba, consumers & ~pw.powered, (228, 58, 48), 0.85)
-        _paint(rgba, state.line, (250, 200, 40), 0.9)
+        _paint(rgba, state.line, (255, 140, 20), 0.95)
         for s in state.services.values():
             if state.data.tools[s.tool].power_mw:
                 rgba[s.cells()] = (255, 255, 255, 0.85)
@@ -119,7 +123,8 @@ def legend_lines(state: CityState, view: str) -> list[tuple[str, tuple[int, int,
         return [
             ("Electricity", (250, 226, 110)),
             (f"Production {pw.supply:.1f} MW", (255, 255, 255)),
-            (f"Consumption {pw.demand:.1f} MW", (252, 212, 60)),
+            (f"Consumption {pw.demand:.1f} MW", (240, 204, 64)),
+            ("Power lines", (255, 140, 20)),
             ("No electricity", (228, 58, 48)),
         ]
     if view == "water":
@@ -130,13 +135,14 @@ def legend_lines(state: CityState, view: str) -> list[tuple[str, tuple[int, int,
             (f"Use {wt.demand:,.0f} m³/week", (70, 160, 250)),
             ("No water", (228, 58, 48)),
             ("Pipes not connected", (150, 152, 160)),
-            ("No drain: sewage backs up", (196, 128, 70)),
+            ("No pump or no drain", (196, 128, 70)),
         ]
     if view == "wind":
         return [
             ("Wind", (250, 250, 255)),
-            ("Strong wind: more MW", (250, 250, 255)),
-            ("Weak wind", (60, 70, 150)),
+            ("Strong: up to 8 MW a turbine", (250, 230, 60)),
+            ("Medium", (120, 220, 90)),
+            ("Weak: 30% of that", (40, 70, 200)),
         ]
     return []
 
