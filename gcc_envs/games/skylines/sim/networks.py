@@ -170,7 +170,7 @@ class Water:
     served: np.ndarray
     #: Cells within reach of a working network's pipes.
     covered: np.ndarray
-    #: Cells within reach of a network lacking a drain (sewage backs up) or a pump.
+    #: Cells within reach of a network with a pump but no drain (sewage backs up).
     no_sewage: np.ndarray
     supply: float
     demand: float
@@ -247,7 +247,7 @@ def _water(state: CityState, full: bool) -> Water:
         idx = np.flatnonzero(cells)
         order = idx[np.argsort(dist.ravel()[idx], kind="stable")]
         served.ravel()[order[np.cumsum(need.ravel()[order]) <= cap]] = True
-    half = [k for k in pipe_labels if (k in supply_by) != (k in sewage_by)]
+    half = [k for k in pipe_labels if k in supply_by and k not in sewage_by]
     no_sewage = np.zeros(state.zone.shape, bool)
     for k in half:
         no_sewage |= dilate((lab == k) & state.pipe, g.pipe_reach)

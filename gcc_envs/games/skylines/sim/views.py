@@ -135,7 +135,7 @@ def legend_lines(state: CityState, view: str) -> list[tuple[str, tuple[int, int,
             (f"Use {wt.demand:,.0f} m³/week", (70, 160, 250)),
             ("No water", (228, 58, 48)),
             ("Pipes not connected", (150, 152, 160)),
-            ("No pump or no drain", (196, 128, 70)),
+            ("No drain: sewage backs up", (196, 128, 70)),
         ]
     if view == "wind":
         return [
