@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import pickle
+import re
 
 import gymnasium as gym
 import numpy as np
 import pytest
 from skylines_helpers import make, px, state
 
+from gcc_envs.games.skylines import vision
 from gcc_envs.games.skylines.sim import ui
+from wrappers import UseSkills
 
 
 @pytest.fixture
@@ -58,14 +61,10 @@ def test_a_previewed_road_is_built_only_on_confirm(env):
     ],
 )
 def test_bad_input_is_reported_and_spends_nothing(code, error):
-    from wrappers import UseSkills
-
     env = UseSkills(make(), max_calls=1)
     env.reset(seed=1)
     s = state(env)
     info = env.step(code)[-1]
-    import re
-
     assert info["last_action_error"] and re.search(error, info["last_action_error"]), info
     assert s.budget == 70000 and s.stats.built == 0 and info["held_keys"] == []
 
@@ -95,8 +94,6 @@ def test_the_games_own_refusals_show_on_screen_and_leave_the_budget(env, place, 
     budget = s.budget
     obs = env.step(code)[0]
     assert ui.preview(s).error == message
-    from gcc_envs.games.skylines import vision
-
     assert vision.preview_status(obs) == "bad"
     info = step(env, "confirm_placement()")  # the click reaches the game, which refuses
     assert info["last_action_error"] is None
@@ -129,7 +126,7 @@ def test_the_budget_floor_ends_the_run_as_a_failure_then_the_city_grows(env):
 def test_the_env_counts_its_own_steps_and_grows_the_city_at_the_limit():
     env = make(max_steps=3)
     env.reset(seed=0)
-    for i in range(3):
+    for _ in range(3):
         _, _, term, trunc, info = env.step("open_roads_menu()")
     assert trunc and not term and info["metrics"]["weeks"] == 52
     with pytest.raises(Exception, match="reset"):

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import ast
+import inspect
+
 import gymnasium as gym
 import numpy as np
 import pytest
 from skylines_helpers import make, px, state
 
-from gcc_envs.games.skylines import vision
+from gcc_envs.games.skylines import skills, vision
 from gcc_envs.games.skylines.sim import layout, ui
 from gcc_envs.games.skylines.skills import SKILLS, skill_grid
 from wrappers import OverlayGrid, UseSkills
@@ -119,11 +122,6 @@ def test_the_skill_grid_follows_the_frame_and_stays_on_the_map():
 
 
 def test_skills_read_only_frames():
-    import ast
-    import inspect
-
-    from gcc_envs.games.skylines import skills
-
     tree = ast.parse(inspect.getsource(skills))
     names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
     assert not names & {"state", "probe", "backend", "sim"}
