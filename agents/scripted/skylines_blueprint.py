@@ -29,8 +29,9 @@ from gcc_envs.games.skylines.sim.state import Cell, CityState
 #: Rows between streets: a road and 4 rows of zones on each side.
 SPACING = 9
 MISTAKES = (None, "disconnected_pipe")
-#: Electricity a zoned cell needs when grown, with this plan's mix of zones (MW).
+#: Electricity (MW) and water (m³/week) a zoned cell needs when grown, with this plan's mix.
 MW_PER_CELL = 0.58 * 0.006 + 0.22 * 0.012 + 0.2 * 0.02
+WATER_PER_CELL = 0.58 * 2 * 25 + 0.22 * 2 * 30 + 0.2 * 3 * 40
 
 #: Skill of each tool.
 SKILL = {
@@ -88,6 +89,20 @@ class _Plan:
             return False
         self.steps.append(Step(tool, tuple(cells)))
         return True
+
+    def output(self, tool: str, cell: Cell, placed: bool = False) -> float:
+        """What a building of ``tool`` at ``cell`` would make (or makes, once ``placed``)."""
+        if placed:
+            return next(
+                v.output for v in self.s.services.values() if (v.x, v.y) == self.foot(tool, cell)
+            )
+        t = self.s.data.tools[tool]
+        x, y, w, h = rules.footprint(t, cell)
+        return rules.output(self.s, t, x, y, w, h)
+
+    def foot(self, tool: str, cell: Cell) -> tuple[int, int]:
+        x, y, _, _ = rules.footprint(self.s.data.tools[tool], cell)
+        return (x, y)
 
     def building_near(self, tool: str, targets: list[Cell], score=None) -> Cell | None:  # type: ignore[no-untyped-def]
         """The first (or best-scoring) target the game accepts for ``tool``."""
@@ -175,12 +190,41 @@ def _blueprint(state: CityState, wrong: int | None, turbines: int | None) -> _Pl
     def shore_cells(rows: range) -> list[Cell]:
         return [P.C(int(P.shore_x[r]) + dx, r) for r in rows for dx in (0, 1, -1, 2)]
 
-    pump = P.building_near("pumping_station", shore_cells(range(max(lo, top - 4), top + 5)))
-    drain = P.building_near("drain_pipe", shore_cells(range(min(hi - 1, bot + 4), bot - 6, -1)))
+    # the best pump and drain that stand far enough apart (a drain near a pump pollutes it),
+    # then more of either until they serve the grown city
+    need = float(networks.roads(P.s).zoneable.sum()) * WATER_PER_CELL
+    reach = P.s.data.growth.pollution_reach
+    ok = {
+        tool: [c for c in shore_cells(near) if P.building_near(tool, [c]) is not None]
+        for tool, near in (
+            ("pumping_station", range(max(lo, top - 4), top + 7)),
+            ("drain_pipe", range(min(hi - 1, bot + 4), bot - 8, -1)),
+        )
+    }
+
+    def apart(a: Cell, b: Cell) -> bool:
+        return max(abs(a[0] - b[0]), abs(a[1] - b[1])) > reach + 1
+
+    pairs = [(p, d) for p in ok["pumping_station"] for d in ok["drain_pipe"] if apart(p, d)]
     rows = [top, bot]
-    for tool, cell in (("pumping_station", pump), ("drain_pipe", drain)):
-        if cell is not None and P.add(tool, cell):
-            rows.append(cell[1])
+    if pairs:
+        pump, drain = max(
+            pairs,
+            key=lambda pd: min(P.output("pumping_station", pd[0]), P.output("drain_pipe", pd[1])),
+        )
+        for tool, first in (("pumping_station", pump), ("drain_pipe", drain)):
+            made = 0.0
+            cell: Cell | None = first
+            for _ in range(3):
+                if cell is None or not P.add(tool, cell):
+                    break
+                rows.append(cell[1])
+                made += P.output(tool, cell, placed=True)
+                if made >= need:
+                    break
+                others = [v for v in P.s.services.values() if v.tool != tool]
+                spots = [c for c in ok[tool] if all(apart(c, (v.x, v.y)) for v in others)]
+                cell = P.building_near(tool, spots, lambda c, tool=tool: P.output(tool, c))
 
     # 3. the trunks beside the shore-side street, and the pump and drain joined to them
     P.add("power_line", P.C(xw, min(rows)), P.C(xw, max(rows)))
@@ -191,9 +235,9 @@ def _blueprint(state: CityState, wrong: int | None, turbines: int | None) -> _Pl
         P.add("water_pipe", (edge, svc.y), P.C(xw, svc.y))
 
     # 4. power: turbines beside the shore-side street where the wind is strongest
-    # enough turbines for the fully grown city at about 6 MW each
+    # enough turbines for the fully grown city at about 5 MW each (and one spare for a block)
     mw = float(networks.roads(P.s).zoneable.sum()) * MW_PER_CELL
-    n = turbines if turbines is not None else max(1, int(np.ceil(mw / 6.0)))
+    n = turbines if turbines is not None else int(np.ceil(mw / 5.0)) + (len(streets) < 3)
     spots = [P.C(xw - 2 if not P.east else xw - 1, r) for r in range(top + 1, bot - 1)]
     for _ in range(n):
         best = P.building_near("wind_turbine", spots, lambda c: float(t.wind[c[1], c[0]]))

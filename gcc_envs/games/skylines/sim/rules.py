@@ -98,7 +98,7 @@ def footprint(tool: Tool, cell: Cell) -> tuple[int, int, int, int]:
     return (cell[0] - (w - 1) // 2, cell[1] - (h - 1) // 2, w, h)
 
 
-def _output(state: CityState, tool: Tool, x: int, y: int, w: int, h: int) -> float:
+def output(state: CityState, tool: Tool, x: int, y: int, w: int, h: int) -> float:
     t = state.terrain
     if tool.power_mw and tool.id == "wind_turbine":
         return round(tool.power_mw * float(t.wind[y : y + h, x : x + w].mean()), 1)
@@ -120,7 +120,7 @@ def preview_building(state: CityState, tool: Tool, cell: Cell) -> Preview:
     inside = 0 <= x and 0 <= y and x + w <= COLS and y + h <= ROWS
     m[max(y, 0) : max(y + h, 0), max(x, 0) : max(x + w, 0)] = True
     cost = tool.cost
-    out = _output(state, tool, x, y, w, h) if inside else 0.0
+    out = output(state, tool, x, y, w, h) if inside else 0.0
     info: list[str] = [f"Cost: ₡{cost:,}", f"Upkeep: ₡{tool.upkeep:,.0f}/week"]
     if tool.power_mw:
         info.append(f"Estimated production: {out:.1f} MW")
@@ -201,7 +201,7 @@ def build(state: CityState, p: Preview) -> bool:
     elif tool.kind == "building":
         assert p.footprint is not None
         x, y, w, h = p.footprint
-        out = _output(state, tool, x, y, w, h)
+        out = output(state, tool, x, y, w, h)
         sid = state.next_id
         state.next_id += 1
         state.services[sid] = Service(sid, tool.id, x, y, w, h, out)
