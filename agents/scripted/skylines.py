@@ -26,6 +26,7 @@ from gcc_envs.core.program import Program
 from gcc_envs.errors import GCCError
 from gcc_envs.games.skylines import vision
 from gcc_envs.games.skylines.sim import layout
+from gcc_envs.games.skylines.skills import SKILLS
 
 
 class SkylinesScript:
@@ -53,9 +54,9 @@ class SkylinesScript:
     def code(self, step: Step) -> str:
         """The skill call that previews ``step`` on this env's screen."""
         W, H = self.env.backend.size
-        pts = [layout.cell_centre(c, r, W, H) for c, r in step.cells]
-        args = ", ".join(str(v) for p in pts for v in p)
-        return f"{step.skill}({args})"
+        values = [v for c, r in step.cells for v in layout.cell_centre(c, r, W, H)]
+        names = [p.name for p in SKILLS[step.skill].params]
+        return f"{step.skill}({', '.join(f'{k}={v}' for k, v in zip(names, values))})"
 
     def act(self, obs: np.ndarray | None, info: dict[str, Any]) -> str | Program:
         del info
