@@ -9,8 +9,8 @@ clusters. Only the generator passed in is used.
 >>> import numpy as np
 >>> from gcc_envs.games.skylines.sim.data import load_data
 >>> t = generate(load_data().scenarios["city"], np.random.default_rng(0))
->>> t.water.shape, bool(t.highway[:, -1].all()), t.ramp[t.entry[1], t.entry[0]]
-((34, 80), True, np.True_)
+>>> t.water.shape, t.sea_side, bool(t.highway[:, 0].all()), bool(t.ramp[t.entry[1], t.entry[0]])
+((34, 80), 'east', True, True)
 """
 
 from __future__ import annotations
