@@ -79,8 +79,10 @@ class SkylinesEnv(GameEnv):
     ``roads_closed_loop``, ``water_sufficient``, ``electricity_sufficient``,
     ``zoned_fraction``, ``zones_over_90``, ``max_population``, ``budget_spent``, the RCI split
     (``zoned_residential/commercial/industrial``, ``jobs_commercial/industrial``),
-    ``unpowered_buildings``, ``dry_buildings`` and more. Before the end the metrics describe the
-    city as built (supplies as if every zone were built up).
+    ``unpowered_buildings``, ``dry_buildings``, and ``max_population_assisted``: the same weeks
+    after up to three scripted fixes (a missing pump or drain, a disconnected pipe, too little
+    power), as the paper's human assistance. Before the end the metrics describe the city as
+    built (supplies as if every zone were built up).
 
     ## Arguments
     ``task``, ``backend`` (``"sim"``), ``obs_size``, ``action_mode``, ``time_mode``, ``fps``,

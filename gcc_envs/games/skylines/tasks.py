@@ -13,9 +13,11 @@ sufficient, electricity sufficient, ``min(1, zoned_fraction / 0.9)``, and
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from gcc_envs.core.task import Task, TaskStatus
+from gcc_envs.games.skylines.sim.assist import assisted
 from gcc_envs.games.skylines.sim.growth import grow
 from gcc_envs.games.skylines.sim.metrics import all_met, metrics
 
@@ -70,10 +72,19 @@ class CityTask(Task):
         )
 
     def finish(self, probe: Any) -> TaskStatus:
-        """Run the growth simulation once (for ``growth_weeks``) and return the final status."""
+        """Run the growth simulation once (for ``growth_weeks``) and return the final status.
+
+        The metrics also get ``max_population_assisted``: the same weeks after up to three
+        scripted fixes of the city as built (:mod:`~gcc_envs.games.skylines.sim.assist`).
+        """
         if self._final is None:
-            grow(probe, probe.scenario.growth_weeks)
-            self._final = self.evaluate(probe)
+            weeks = probe.scenario.growth_weeks
+            helped, ops = assisted(probe, weeks)
+            grow(probe, weeks)
+            st = self.evaluate(probe)
+            extra = {"max_population_assisted": float(max(helped, probe.max_population)),
+                     "assist_operations": float(len(ops))}  # fmt: skip
+            self._final = replace(st, metrics={**st.metrics, **extra})
         return self._final
 
 

@@ -7,7 +7,7 @@ import pytest
 from skylines_helpers import build_plan, city
 
 from agents.scripted.skylines_blueprint import blueprint
-from gcc_envs.games.skylines.sim import growth, metrics, networks, rules
+from gcc_envs.games.skylines.sim import assist, growth, metrics, networks, rules
 from gcc_envs.games.skylines.sim.state import ABANDONED, DEAD_END, NO_WATER
 
 ZONES = {"residential", "commercial", "industrial"}
@@ -118,3 +118,23 @@ def test_growth_is_deterministic_under_the_seed():
         runs.append((s.stats.history, s.bkind.copy(), s.budget))
     assert runs[0][0] == runs[1][0] and np.array_equal(runs[0][1], runs[1][1])
     assert runs[0][2] == runs[1][2]
+
+
+@pytest.mark.parametrize(
+    "mistake, fix",
+    [("disconnected_pipe", ["water pipe"]), ("pumping_station", ["pumping station"]),
+     ("drain_pipe", ["drain pipe"])],
+)  # fmt: skip
+def test_up_to_three_scripted_fixes_recover_the_paper_s_mistakes(mistake, fix):
+    sim = city(7)
+    s = sim.state
+    steps = blueprint(s, "disconnected_pipe" if mistake == "disconnected_pipe" else None)
+    build_plan(s, [st for st in steps if st.tool != mistake])
+    good = city(7).state
+    build_plan(good)
+    growth.grow(good, 52)
+    pop, ops = assist.assisted(s, 52)
+    growth.grow(s, 52)
+    assert ops == fix and s.max_population < 0.85 * good.max_population
+    assert pop >= 0.97 * good.max_population
+    assert len(assist.fix(city(7).state)) <= assist.MAX_OPERATIONS

@@ -101,3 +101,8 @@ def test_one_disconnected_pipe_leaves_water_insufficient_and_a_smaller_city(plan
     assert not info["success"] and m["water_sufficient"] == 0.0
     assert m["roads_closed_loop"] == m["electricity_sufficient"] == m["zones_over_90"] == 1.0
     assert m["max_population"] <= 0.85 * good["max_population"], (m, good)
+    # the paper's human assistance: one fix brings the city back
+    assert (
+        m["assist_operations"] == 1
+        and m["max_population_assisted"] >= good["max_population"] * 0.97
+    )
