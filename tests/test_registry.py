@@ -119,6 +119,8 @@ def test_spec_carries_the_step_limit_and_make_kwargs(env_id):
     row = next(r for r in gcc_envs.registration.ENVS if r.id == env_id)
     checkpoints = {"mission1": 8, "mission2": 5}.get(row.task, 1)
     limit = 500 * checkpoints if env_id.startswith("GCC/RDR2-") else 100
+    # Skylines: the paper's 1,000 steps; the one-block task 200 (temporary until the seam)
+    limit = {"GCC/Skylines-BuildCity": 1000, "GCC/Skylines-Block": 200}.get(env_id, limit)
     assert spec.max_episode_steps == row.max_episode_steps == limit
     env = gym.make(env_id, **SMALL)
     assert env.spec.id == env_id
