@@ -15,7 +15,7 @@ from agents.scripted.skylines import DisconnectedPipeScript
 from gcc_envs import Program
 from gcc_envs.core.events import event_from_dict
 from gcc_envs.games.skylines import GAME
-from wrappers import UseSkills
+from wrappers import UseSkillGrid, UseSkills
 
 HELD_OUT = (101, 202, 303)
 SIZE = (360, 640)
@@ -71,6 +71,20 @@ def test_random_play_fails(env_id):
         info, _, steps = run(env_id, seed, "random", size=(84, 84))
         assert not info["success"] and steps == gym.spec(env_id).max_episode_steps
         assert info["metrics"]["max_population"] < 440 or not all(info["metrics"][k] for k in FIVE)
+
+
+def test_random_skill_calls_fail_and_the_budget_only_moves_by_what_was_built():
+    env = UseSkillGrid(gym.make("GCC/Skylines-Block", obs_size=SIZE))
+    env.action_space.seed(7)
+    env.reset(seed=HELD_OUT[0])
+    s = env.unwrapped.backend.probe()
+    while True:
+        _, _, term, trunc, info = env.step(env.action_space.sample())
+        st = s.stats
+        assert s.budget == pytest.approx(25000 - st.spent + st.refunded + st.weekly_net)
+        if term or trunc:
+            break
+    assert not info["success"] and s.stats.refused > 0
 
 
 def test_doing_nothing_fails():

@@ -82,6 +82,7 @@ def _money(state: CityState, residents: float, jobs: float) -> None:
     state.income = g.tax_resident * residents + g.tax_job * jobs
     state.expenses = upkeep(state)
     state.budget += state.income - state.expenses
+    state.stats.weekly_net += state.income - state.expenses
     state.week += 1
     state.population = int(round(residents))
     state.jobs = int(round(jobs))

@@ -238,8 +238,8 @@ def draw_preview(img: np.ndarray, state: CityState, pv: Preview | None) -> None:
     if pv is not None:
         rgb = ok_rgb if pv.ok else bad_rgb
         tool = state.data.tools[pv.tool]
-        if tool.kind == "area" and pv.ok and tool.zone > 0:
-            rgb = np.array(state.data.zones[tool.zone].color, np.float32)
+        if tool.kind == "area" and pv.ok:  # the zone's colour (grey for de-zoning)
+            rgb = np.array(tool.color, np.float32)
         rows, cols = np.nonzero(pv.cells)
         if rows.size:
             r0, r1, c0, c1 = rows.min(), rows.max() + 1, cols.min(), cols.max() + 1

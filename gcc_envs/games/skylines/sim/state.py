@@ -108,6 +108,8 @@ class Stats:
     refused: int = 0
     spent: float = 0.0
     refunded: float = 0.0
+    #: Taxes minus upkeep over every simulated week.
+    weekly_net: float = 0.0
     #: Population each simulated week.
     history: list[int] = field(default_factory=list)
 
