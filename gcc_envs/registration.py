@@ -16,6 +16,7 @@ import gymnasium as gym
 
 from gcc_envs.core.spec import GameSpec, SuiteSpec, TaskSpec, load
 from gcc_envs.errors import GCCError
+from gcc_envs.step_limit import SPEC as STEP_LIMIT
 
 log = logging.getLogger(__name__)
 
@@ -26,6 +27,7 @@ SPECS: tuple[str, ...] = (
     "gcc_envs.games.stardew:GAME",
     "gcc_envs.games.rdr2:GAME",
     "gcc_envs.games.dealers_life2:GAME",
+    "gcc_envs.games.skylines:GAME",
     "gcc_envs.apps.desktop:SUITE",
 )
 
@@ -187,6 +189,8 @@ def _register(spec: Spec) -> list[str]:
             # a real desktop runs in real time: the same seed need not give the same frames
             nondeterministic=spec.default_backend != "sim",
             kwargs={kind: spec.key, "task": task},
+            # the env learns the TimeLimit's figure (gym.make's override included)
+            additional_wrappers=(STEP_LIMIT,),
         )
         new.append(env_id)
     return new

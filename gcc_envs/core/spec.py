@@ -128,7 +128,8 @@ class GameSpec:
     simulator: str | None = None
     #: Skill calls an agent may give per step (the paper's limit; ``UseSkills`` enforces it).
     max_skill_calls: int = 1
-    #: ``"module:attribute"`` of the ``UseSkillGrid`` grid ``{skill: {param: values}}``.
+    #: ``"module:attribute"`` of the ``UseSkillGrid`` grid ``{skill: {param: values}}``, or of
+    #: a function ``(W, H) -> grid`` when its values are screen points of the frame.
     skill_grid: str | None = None
     #: ``"module:function"`` rebuilding the game's state from a published JSON (judges).
     state_mirror: str | None = None
