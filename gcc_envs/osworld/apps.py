@@ -46,6 +46,8 @@ class App:
     server: tuple[str, ...] = ()
     #: Files a fresh home gets (path under the home → text): no first-run dialogs.
     seed: tuple[tuple[str, str], ...] = ()
+    #: Environment the program gets on top of the episode's.
+    env: tuple[tuple[str, str], ...] = ()
 
     def matches_window(self, name: str) -> bool:
         """Whether a task's window name (``activate_window``) means this program."""
@@ -97,6 +99,7 @@ def apps() -> tuple[App, ...]:
                 drop=tuple(e.get("drop", list, [])),
                 server=tuple(e.get("server", list, [])),
                 seed=tuple(sorted(e.get("seed", dict, {}).items())),
+                env=tuple(sorted((k, str(v)) for k, v in e.get("env", dict, {}).items())),
             )
         )
     return tuple(out)

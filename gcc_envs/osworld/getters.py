@@ -146,10 +146,21 @@ def get_vm_terminal_output(ctx: Context, config: Mapping[str, Any]) -> str | Non
     return None
 
 
+#: The Python that has ``pyatspi`` (Debian ``python3-pyatspi``), for the AT-SPI dump.
+SYSTEM_PYTHON = "/usr/bin/python3"
+
+
 def get_accessibility_tree(ctx: Context, config: Mapping[str, Any]) -> str | None:
-    """OSWorld's AT-SPI tree of the desktop; not read on this desktop."""
-    ctx.notes.append("accessibility_tree: no AT-SPI reader on this desktop")
-    return None
+    """The desktop's AT-SPI tree as OSWorld's XML (programs that expose one: LibreOffice)."""
+    dumper = Path(__file__).with_name("atspi_dump.py")
+    if not Path(SYSTEM_PYTHON).exists():
+        ctx.notes.append(f"accessibility_tree: {SYSTEM_PYTHON} is missing")
+        return None
+    result = ctx.probe.run(ctx.argv([SYSTEM_PYTHON, str(dumper)], None), timeout_s=30.0)
+    if result.returncode or not result.stdout.startswith("<"):
+        ctx.notes.append(f"accessibility_tree: no tree ({result.stderr.strip()[-200:]})")
+        return None
+    return result.stdout
 
 
 def get_default_video_player(ctx: Context, config: Mapping[str, Any]) -> str:

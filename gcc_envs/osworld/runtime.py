@@ -201,7 +201,7 @@ class Episode:
                         size=self.screen_size)  # fmt: skip
         if app.key == "chrome":
             self.cdp_port = port
-        pid = self.session.launch(self.argv(argv, env))
+        pid = self.session.launch(self.argv(argv, {**dict(app.env), **(env or {})}))
         self.running.setdefault(app.key, []).append(pid)
         self.notes.append(f"{task_argv[0]} runs as {argv[0]}")
         self.wait_window(app)

@@ -123,3 +123,8 @@ def run_steps(ep: Episode, steps: Sequence[Step]) -> None:
             run_step(ep, step)
         except SetupError as e:
             raise SetupError(f"step {i + 1} of {len(steps)}: {e}") from e
+
+
+def suite_steps() -> dict[str, Callable[..., None]]:
+    """The step kinds, for ``SuiteSpec.setup_steps`` (each takes an :class:`Episode`)."""
+    return dict(STEPS)

@@ -1,8 +1,9 @@
-"""A small local ``DesktopSession`` + ``DesktopProbe`` for the suite's tests (a temp home).
+"""A local ``DesktopSession`` + ``DesktopProbe`` on one X display, with a fresh home.
 
-``FolderProbe`` is a probe over a folder only (getters' unit tests); ``LocalDesk`` adds an X
-display, programs and input (the app tests). Both follow the protocols in
-``gcc_envs/apps/session.py`` and ``gcc_envs/core/probe.py``.
+Temporary: the seam (issue 10) brings the project's own session and probe over the desktop
+backend; this one is what the OSWorld suite runs on until then. ``FolderProbe`` is a probe
+over a folder only (getters' unit tests); ``LocalDesk`` adds the display and its programs.
+Both follow the protocols in ``gcc_envs/apps/session.py`` and ``gcc_envs/core/probe.py``.
 """
 
 from __future__ import annotations

@@ -1,0 +1,181 @@
+"""``OSWorldEnv``: an OSWorld task file as a Gymnasium env on a local (or remote) desktop."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Mapping
+from typing import Any, SupportsFloat
+
+import numpy as np
+
+from gcc_envs.core.backend import Backend
+from gcc_envs.core.env import GCCEnv
+from gcc_envs.core.task import Task, TaskStatus
+from gcc_envs.errors import GCCError
+from gcc_envs.osworld.episode import EpisodeRunner, Outcome
+from gcc_envs.osworld.taskfile import OSWorldTask, load_task
+
+log = logging.getLogger(__name__)
+
+#: OSWorld's step limit per task.
+MAX_STEPS = 15
+#: The ``state`` action mode's keys (the event mode takes any key by name).
+KEYS = ("enter", "esc", "tab", "space", "backspace", "up", "down", "left", "right", "ctrl",
+        "shift", "alt")  # fmt: skip
+
+
+class _Current(Task):
+    """The task of the running episode (its instruction); judged at the end, not per step."""
+
+    name = "OSWorld"
+    max_steps = MAX_STEPS
+
+    def __init__(self) -> None:
+        self.task: OSWorldTask | None = None
+
+    @property
+    def instruction(self) -> str:  # type: ignore[override]
+        return self.task.instruction if self.task is not None else ""
+
+    @property
+    def infeasible(self) -> bool:  # type: ignore[override]
+        return self.task is not None and self.task.evaluator.infeasible
+
+    def evaluate(self, probe: Any) -> TaskStatus:
+        return TaskStatus()
+
+
+class OSWorldEnv(GCCEnv):
+    """An OSWorld task (its JSON file) run on a real local desktop, scored by its evaluator.
+
+    ## Description
+    OSWorld (Xie et al., 2024) asks an agent to do a computer task from an instruction; the
+    task file sets the desktop up (programs launched, files and settings changed) and an
+    evaluator reads the final state (files, settings, command output) to score it. Here the
+    desktop is an Xvfb screen with a window manager and Debian programs — Chromium for Google
+    Chrome, VLC, GIMP, LibreOffice, code-server for VS Code, xterm for the Ubuntu desktop's
+    terminal — each episode in a fresh home folder that stands for OSWorld's ``/home/user``.
+    Setup commands never reach a shell: they run through a confined interpreter
+    (:mod:`gcc_envs.osworld.shell_run`), and as ``nobody`` when gcc-gym runs as root.
+    ``GCC/OSWorld`` takes the task at reset; ``GCC/OSWorld-<domain>-<id8>`` is one of the 44
+    bundled tasks. The task files fix what the agent must do: there is no seed variation.
+
+    ## Action Space
+    pyautogui code text (the safe parser: one call per statement, literal arguments) or
+    ``WAIT``/``FAIL``/``DONE``; also a member of the ``event`` space, a ``Program`` or a list
+    of events. ``wrappers.UseCode`` adds OSWorld's ``computer_13`` dicts.
+
+    ## Observation Space
+    ``Box(0, 255, (H, W, 3), uint8)``: the whole screen (default 1080×1920, OSWorld's).
+
+    ## Rewards
+    At the episode's end only: the task's score in [0, 1] (OSWorld's evaluator, with ``conj``
+    and ``infeasible``: an infeasible task scores 1 only when the last action is ``FAIL``).
+
+    ## Starting State
+    The task's setup has run (programs started and painted). ``info["instruction"]``,
+    ``info["task_id"]``, ``info["domain"]``, ``info["setup_s"]``, and when it applies
+    ``info["unsupported"]`` (reason; the task then scores 0) or ``info["setup_error"]``.
+
+    ## Episode End
+    Terminated by ``DONE`` or ``FAIL``; truncated after ``max_steps`` (15) steps. The final
+    step's info has ``score``, ``success`` (score 1) and ``evaluation`` (what each metric read).
+
+    ## Arguments
+    ``task`` (a bundled id, a path or a dict; None for ``GCC/OSWorld``), ``max_steps`` (15),
+    ``screen_size`` of the Xvfb (1920, 1080), ``obs_size``, ``display`` (an X display to use),
+    ``time_mode`` (``"paused"``: the desktop runs between steps as well, so ``"realtime"`` is
+    the same here), ``step_seconds`` (0.5: the least a step lasts, for the screen to follow).
+
+    ## Version History
+    * v0 (unversioned id): first release (44 bundled tasks, 2 unsupported).
+    """
+
+    def __init__(
+        self,
+        backend: Backend,
+        task: str | Mapping[str, Any] | None = None,
+        *,
+        max_steps: int = MAX_STEPS,
+        action_mode: str = "event",
+        time_mode: str = "realtime",
+        fps: float = 2.0,
+        step_seconds: float = 0.5,
+        render_mode: str | None = None,
+        runner: EpisodeRunner | None = None,
+    ) -> None:
+        if not (isinstance(max_steps, int) and max_steps > 0):
+            raise GCCError(f"max_steps must be a positive int, got {max_steps!r}")
+        self.fixed_task = load_task(task) if task is not None else None
+        self.max_steps = max_steps
+        self._current = _Current()
+        super().__init__(
+            backend,
+            self._current,
+            keys=KEYS,
+            action_mode=action_mode,
+            time_mode=time_mode,
+            fps=fps,
+            step_seconds=step_seconds,
+            render_mode=render_mode,
+        )
+        self.runner = runner if runner is not None else EpisodeRunner(backend)
+        #: The outcome of the last finished episode (score, verdict), or None.
+        self.outcome: Outcome | None = None
+        self._count = 0
+
+    @property
+    def osworld_task(self) -> OSWorldTask | None:
+        """The task of the running episode."""
+        return self._current.task
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        options = dict(options or {})
+        source = options.pop("task", None)
+        task = load_task(source) if source is not None else self.fixed_task
+        if task is None:
+            raise GCCError("GCC/OSWorld needs a task: reset(options={'task': PATH_ID_OR_DICT})")
+        self.runner.end()
+        self._current.task = task
+        super().reset(seed=seed, options=options)
+        t0 = time.perf_counter()
+        started = self.runner.start(task)
+        self._count = 0
+        self.outcome = None
+        obs = self.backend.capture()
+        info = self._info(0.0, 0.0, 0.0, [], None)
+        info.update(instruction=task.instruction, task_id=task.id, domain=task.domain,
+                    setup_s=time.perf_counter() - t0, **started)  # fmt: skip
+        return obs, info
+
+    def step(self, action: Any) -> tuple[np.ndarray, SupportsFloat, bool, bool, dict[str, Any]]:
+        obs, reward, terminated, truncated, info = super().step(action)
+        self.runner.note_input()
+        self._count += 1
+        last = _signal(info["events"])
+        if last is not None or self._count >= self.max_steps:
+            self.outcome = self.runner.finish(last)
+            info.update(score=self.outcome.score, success=self.outcome.score >= 1.0,
+                        evaluation=self.outcome.report())  # fmt: skip
+            reward = self.outcome.score
+            truncated = not terminated
+            self._needs_reset = True
+            self._release_all()
+            obs = self.backend.capture()
+        return obs, reward, terminated, truncated, info
+
+    def close(self) -> None:
+        try:
+            self.runner.end()
+        finally:
+            super().close()
+
+
+def _signal(events: list[dict[str, Any]]) -> str | None:
+    """``"DONE"``/``"FAIL"`` when the step ended with that signal, else None."""
+    if events and events[-1].get("type") in ("Done", "Fail"):
+        return str(events[-1]["type"]).upper()
+    return None
