@@ -9,6 +9,7 @@ evaluator. ``end`` stops the episode's programs and removes its home. Unsupporte
 
 from __future__ import annotations
 
+import json
 import logging
 import sys
 import time
@@ -54,6 +55,31 @@ def unsupported() -> Mapping[str, str]:
     """Bundled task id → why it cannot run here."""
     text = (resources.files("gcc_envs.osworld") / "data" / "unsupported.toml").read_text("utf-8")
     return {k: " ".join(v["reason"].split()) for k, v in tomllib.loads(text).items()}
+
+
+def needed_programs(task: OSWorldTask) -> list[str]:
+    """Programs the task's episode starts or its evaluator runs (for skips and messages)."""
+    from gcc_envs.osworld.apps import find_app
+
+    text = json.dumps([[s.params for s in task.config], [s.params for s in task.evaluator.postconfig],
+                       task.evaluator.results])  # fmt: skip
+    needed = ["dbus-daemon"]
+    if "os" in task.related_apps:
+        needed.append("xterm")
+    for step in (*task.config, *task.evaluator.postconfig):
+        command = step.params.get("command") if step.kind == "launch" else None
+        words = command.split() if isinstance(command, str) else list(command or [])
+        app = next((find_app(w) for w in words if find_app(w) is not None), None)
+        if app is not None:
+            needed += [app.program, *app.server[:1]]
+    needed += [
+        p
+        for p in ("gsettings", "sar", "xdg-mime")
+        if p in text or (p == "sar" and "sysstat" in text)
+    ]
+    if "default_video_player" in text:
+        needed.append("xdg-mime")
+    return sorted(set(needed))
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from collections.abc import Iterator
 from typing import Any
 
@@ -16,7 +17,8 @@ import pytest
 from solutions import SOLUTIONS
 
 from gcc_envs.osworld.bundled import BUNDLED
-from gcc_envs.osworld.episode import unsupported
+from gcc_envs.osworld.episode import needed_programs, unsupported
+from gcc_envs.osworld.taskfile import load_task
 
 pytestmark = [pytest.mark.desktop, pytest.mark.slow]
 TASKS = [task_id for _, task_id, _ in BUNDLED]
@@ -52,6 +54,9 @@ def test_scripted_solution_scores_one_and_doing_nothing_zero(
 ) -> None:
     env = osworld_env
     key = task_id[:8]
+    missing = [p for p in needed_programs(load_task(task_id)) if shutil.which(p) is None]
+    if missing:
+        pytest.skip(f"needs {', '.join(missing)} (see the README's OSWorld install line)")
     if task_id in unsupported():
         start, info = _episode(env, task_id, ["DONE"])
         assert start["unsupported"] and start["instruction"]
