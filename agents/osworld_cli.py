@@ -168,3 +168,22 @@ def add_osworld_parser(sub: Any) -> None:
     )
     r.add_argument("--quiet", action="store_true", help="no per-task lines")
     r.set_defaults(func=cmd_osworld)
+    s = osub.add_parser("serve", help="serve this display's OSWorld episodes (setup, scoring)")
+    s.add_argument("--display", required=True, help="the X display serve-desktop serves (:N)")
+    s.add_argument("--token", required=True, help="shared secret (8+ characters)")
+    s.add_argument("--host", default="127.0.0.1", help="interface to bind (loopback by default)")
+    s.add_argument("--port", type=int, default=8766, help="0 picks a free port")
+    s.set_defaults(func=cmd_serve)
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from gcc_envs.osworld.remote import serve
+
+    serve(
+        args.display,
+        args.token,
+        args.host,
+        args.port,
+        lambda url: print(f"serving on {url}", flush=True),
+    )
+    return 0

@@ -87,6 +87,9 @@ class OSWorldEnv(GCCEnv):
     ``screen_size`` of the Xvfb (1920, 1080), ``obs_size``, ``display`` (an X display to use),
     ``time_mode`` (``"paused"``: the desktop runs between steps as well, so ``"realtime"`` is
     the same here), ``step_seconds`` (0.5: the least a step lasts, for the screen to follow).
+    On another machine: ``backend="remote"`` with ``url``/``token`` of its ``gcc-gym
+    serve-desktop`` and ``episodes=`` the URL of its ``gcc-gym osworld serve``
+    (``episodes_token``, else ``GCC_REMOTE_TOKEN``).
 
     ## Version History
     * v0 (unversioned id): first release (44 bundled tasks, 2 unsupported).
@@ -104,6 +107,8 @@ class OSWorldEnv(GCCEnv):
         step_seconds: float = 0.5,
         render_mode: str | None = None,
         runner: EpisodeRunner | None = None,
+        episodes: str | None = None,
+        episodes_token: str | None = None,
     ) -> None:
         if not (isinstance(max_steps, int) and max_steps > 0):
             raise GCCError(f"max_steps must be a positive int, got {max_steps!r}")
@@ -120,6 +125,13 @@ class OSWorldEnv(GCCEnv):
             step_seconds=step_seconds,
             render_mode=render_mode,
         )
+        if runner is None and episodes is not None:  # the desktop is on another machine
+            import os
+
+            from gcc_envs.osworld.remote import RemoteRunner
+
+            token = episodes_token or os.environ.get("GCC_REMOTE_TOKEN", "")
+            runner = RemoteRunner(episodes, token)  # type: ignore[assignment]
         self.runner = runner if runner is not None else EpisodeRunner(backend)
         #: The outcome of the last finished episode (score, verdict), or None.
         self.outcome: Outcome | None = None

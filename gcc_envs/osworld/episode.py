@@ -89,8 +89,12 @@ class Outcome:
     score: float
     verdict: Verdict | None = None
     notes: tuple[str, ...] = ()
+    #: The report as a remote episode server made it (when ``verdict`` stayed there).
+    remote: Mapping[str, Any] | None = None
 
     def report(self) -> dict[str, Any]:
+        if self.remote is not None:
+            return dict(self.remote)
         slots = self.verdict.slots if self.verdict is not None else ()
         return {
             "score": self.score,

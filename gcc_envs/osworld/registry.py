@@ -22,16 +22,22 @@ def make_backend(
         from gcc_envs.backends.desktop.backend import DesktopBackend
 
         return DesktopBackend(obs_size, screen_size=tuple(screen_size), pause="none", **kw)
-    raise GCCError(f"the OSWorld env runs on backend='desktop' (got {backend!r})")
+    if backend == "remote":
+        from gcc_envs.backends.remote import RemoteBackend
+
+        kw.pop("display", None)
+        return RemoteBackend(obs_size, pause="none", **kw)
+    raise GCCError(f"the OSWorld env runs on backend='desktop' or 'remote' (got {backend!r})")
 
 
 def make_env(
     *, task: Any = None, backend: str = "desktop", obs_size: Any = None, screen_size: Any = SCREEN_SIZE,
-    display: str | None = None, **kwargs: Any,
+    display: str | None = None, url: str | None = None, token: str | None = None, **kwargs: Any,
 ) -> gym.Env:  # fmt: skip
     from gcc_envs.osworld.env import OSWorldEnv
 
-    made = make_backend(backend, obs_size, screen_size=screen_size, display=display)
+    remote = {"url": url, "token": token} if backend == "remote" else {}
+    made = make_backend(backend, obs_size, screen_size=screen_size, display=display, **remote)
     return OSWorldEnv(made, task, **kwargs)
 
 

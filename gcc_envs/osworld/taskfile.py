@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -80,6 +80,8 @@ class OSWorldTask:
     source: str = ""
     #: Where it was read from (a path, ``"<dict>"``).
     origin: str = ""
+    #: The task file's JSON object as read (sent to a remote episode server).
+    raw: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def id8(self) -> str:
@@ -161,6 +163,7 @@ def parse_task(
         snapshot=str(data.get("snapshot", "")),
         source=str(data.get("source", "")),
         origin=origin,
+        raw=json.loads(json.dumps(data)),
     )
 
 
