@@ -217,8 +217,19 @@ def get_new_startup_page(ctx: Context, config: Mapping[str, Any]) -> str:
     return _flag(prefs["session"].get("restore_on_startup", 0) == 5)
 
 
+#: Chromium's content setting "keep site data until the browser closes" (session only).
+SESSION_ONLY = 4
+
+
 def get_data_delete_automacally(ctx: Context, config: Mapping[str, Any]) -> str:
-    return _flag(_prefs(ctx).get("profile", {}).get("default_content_setting_values") is not None)
+    """Whether site data is deleted when Chromium closes (its cookies setting is session-only).
+
+    OSWorld checks only that ``profile.default_content_setting_values`` exists; Chromium 156
+    writes that object into every new profile (``has_migrated_local_network_access``), so the
+    setting behind the option is read instead.
+    """
+    values = _prefs(ctx).get("profile", {}).get("default_content_setting_values") or {}
+    return _flag(values.get("cookies") == SESSION_ONLY)
 
 
 def get_profile_name(ctx: Context, config: Mapping[str, Any]) -> str | None:

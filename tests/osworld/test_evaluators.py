@@ -124,6 +124,11 @@ def test_chrome_getters_read_the_profile(home: Path, probe) -> None:
         "default_search_engine": "Microsoft Bing", "chrome_appearance_mode_ui": "light",
     }  # fmt: skip
     assert GETTERS["chrome_font_size"](ctx, {})["default_font_size"] == 20
+    fresh = {
+        "profile": {"default_content_setting_values": {"has_migrated_local_network_access": True}}
+    }
+    _write(home, ".config/google-chrome/Default/Preferences", json.dumps(fresh))
+    assert GETTERS["data_delete_automacally"](ctx, {}) == "false"  # a new profile has the object
     rule = {"type": "bookmark_bar_folders_names", "names": ["Favorites"]}
     assert m.is_expected_bookmarks(GETTERS["bookmarks"](ctx, {}), rule) == 1.0
 
