@@ -184,3 +184,16 @@ def test_a_getter_path_traversal_reads_nothing_outside(osworld_env: Any, tmp_pat
     osworld_env.reset(options={"task": _hostile([], evaluator)})
     _, _, _, _, end = osworld_env.step("DONE")
     assert end["score"] == 0.0 and "outside" in " ".join(end["evaluation"]["notes"])
+
+
+def test_the_gym_env_takes_computer_13_through_use_code(osworld_env: Any) -> None:
+    from wrappers import UseCode
+
+    env = UseCode(osworld_env)
+    env.reset(options={"task": "e0df059f"})
+    command = "mv ~/Desktop/todo_list_Jan_1 ~/Desktop/todo_list_Jan_2"
+    for action in ({"action_type": "CLICK", "x": 300, "y": 200}, {"action_type": "TYPING", "text": command},
+                   {"action_type": "PRESS", "key": "enter"}, {"action_type": "WAIT"}, {"action_type": "DONE"}):  # fmt: skip
+        _, _, _, _, info = env.step(action)
+        assert info["last_action_error"] is None, info["last_action_error"]
+    assert info["score"] == 1.0 and info["success"]
