@@ -85,8 +85,9 @@ class OSWorldEnv(GCCEnv):
     ## Arguments
     ``task`` (a bundled id, a path or a dict; None for ``GCC/OSWorld``), ``max_steps`` (15),
     ``screen_size`` of the Xvfb (1920, 1080), ``obs_size``, ``display`` (an X display to use),
-    ``time_mode`` (``"paused"``: the desktop runs between steps as well, so ``"realtime"`` is
-    the same here), ``step_seconds`` (0.5: the least a step lasts, for the screen to follow).
+    ``time_mode`` (``"realtime"``: the desktop's programs run between steps; ``"paused"``
+    changes nothing here, nothing is paused), ``step_seconds`` (0.5: the least a step lasts,
+    for the screen to follow).
     On another machine: ``backend="remote"`` with ``url``/``token`` of its ``gcc-gym
     serve-desktop`` and ``episodes=`` the URL of its ``gcc-gym osworld serve``
     (``episodes_token``, else ``GCC_REMOTE_TOKEN``).
