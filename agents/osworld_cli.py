@@ -116,10 +116,8 @@ def domain_table(records: Sequence[dict[str, Any]]) -> str:
 
 
 def cmd_osworld(args: argparse.Namespace) -> int:
+    import gcc_envs  # noqa: F401 - registers the ids
     from gcc_envs.osworld.bundled import BUNDLED
-    from gcc_envs.osworld.registry import register
-
-    register()  # temporary: until the suite is one line of the registry's SPECS
 
     tasks = list(args.tasks) or [task_id for _, task_id, _ in BUNDLED]
     out = Path(args.out)

@@ -29,10 +29,9 @@ def main(argv: list[str] | None = None) -> int:
 
     import gymnasium as gym
 
+    import gcc_envs  # noqa: F401 - registers the ids
     from gcc_envs.osworld.bundled import BUNDLED
-    from gcc_envs.osworld.registry import register
 
-    register()
     rows = []
     tasks = args.tasks or [(d, t) for d, t, _ in BUNDLED]
     env = gym.make("GCC/OSWorld", disable_env_checker=True)

@@ -45,6 +45,8 @@ SUITE = SuiteSpec(
     env_class="gcc_envs.osworld.env:OSWorldEnv",
     setup_steps="gcc_envs.osworld.setup:suite_steps",
     open_id="GCC/OSWorld",
+    open_max_steps=MAX_STEPS,
+    desktop={"screen_size": (1920, 1080), "pause": "none"},
 )
 
 

@@ -112,7 +112,7 @@ class DesktopEnv:
             raise GCCError(f"this desktop is Linux (os_type='Ubuntu'), got {os_type!r}")
         if provider_name != "vmware" or path_to_vm or region or extra:
             log.info("DesktopEnv runs on a local Xvfb desktop; provider settings are ignored")
-        from gcc_envs.osworld.registry import make_backend
+        from gcc_envs.osworld.backends import make_backend
 
         self.action_space = action_space
         self.screen_size = (int(screen_size[0]), int(screen_size[1]))
@@ -230,9 +230,9 @@ class DesktopEnv:
             raise InvalidActionError(
                 f"action_space='computer_13' takes a dict, got {type(action).__name__}"
             )
-        from wrappers.use_code import computer13_events  # the one computer_13 table
+        from gcc_envs.core import computer13
 
-        return computer13_events(action)
+        return computer13.events(action)
 
 
 def _signal(action: Any) -> str | None:

@@ -9,6 +9,7 @@ from typing import Any, SupportsFloat
 
 import numpy as np
 
+from gcc_envs.core import events as ev
 from gcc_envs.core.backend import Backend
 from gcc_envs.core.env import GCCEnv
 from gcc_envs.core.task import Task, TaskStatus
@@ -26,13 +27,17 @@ KEYS = ("enter", "esc", "tab", "space", "backspace", "up", "down", "left", "righ
 
 
 class _Current(Task):
-    """The task of the running episode (its instruction); judged at the end, not per step."""
+    """The running episode's task: nothing is claimed while it runs; the evaluator judges the
+    end (``final``: the agent's ``DONE``/``FAIL`` or the step limit)."""
 
     name = "OSWorld"
-    max_steps = MAX_STEPS
 
-    def __init__(self) -> None:
+    def __init__(self, env: OSWorldEnv) -> None:
+        self.env = env
         self.task: OSWorldTask | None = None
+        self.max_steps = env.max_steps
+        #: ``"DONE"``/``"FAIL"`` when the step under way ends with that signal, else None.
+        self.last_action: str | None = None
 
     @property
     def instruction(self) -> str:  # type: ignore[override]
@@ -44,6 +49,11 @@ class _Current(Task):
 
     def evaluate(self, probe: Any) -> TaskStatus:
         return TaskStatus()
+
+    def final(self, probe: Any, status: TaskStatus) -> TaskStatus:
+        outcome = self.env.outcome = self.env.runner.finish(self.last_action)
+        return TaskStatus(progress=outcome.score, success=outcome.score >= 1.0,
+                          metrics={"score": outcome.score})  # fmt: skip
 
 
 class OSWorldEnv(GCCEnv):
@@ -99,8 +109,9 @@ class OSWorldEnv(GCCEnv):
     def __init__(
         self,
         backend: Backend,
-        task: str | Mapping[str, Any] | None = None,
+        task: str | Mapping[str, Any] | None = "open",
         *,
+        suite: Any = None,
         max_steps: int = MAX_STEPS,
         action_mode: str = "event",
         time_mode: str = "realtime",
@@ -110,12 +121,18 @@ class OSWorldEnv(GCCEnv):
         runner: EpisodeRunner | None = None,
         episodes: str | None = None,
         episodes_token: str | None = None,
+        judge: Any = None,
+        wall_clock: Any = None,
     ) -> None:
         if not (isinstance(max_steps, int) and max_steps > 0):
             raise GCCError(f"max_steps must be a positive int, got {max_steps!r}")
-        self.fixed_task = load_task(task) if task is not None else None
+        if judge is not None:
+            raise GCCError("OSWorld tasks are scored by their own evaluator; judge= does not apply")
+        self.fixed_task = load_task(task) if task not in (None, "open") else None
         self.max_steps = max_steps
-        self._current = _Current()
+        self._current = _Current(self)
+        #: The outcome of the last finished episode (score, what the evaluator read), or None.
+        self.outcome: Outcome | None = None
         super().__init__(
             backend,
             self._current,
@@ -125,6 +142,7 @@ class OSWorldEnv(GCCEnv):
             fps=fps,
             step_seconds=step_seconds,
             render_mode=render_mode,
+            wall_clock=wall_clock,
         )
         if runner is None and episodes is not None:  # the desktop is on another machine
             import os
@@ -134,9 +152,8 @@ class OSWorldEnv(GCCEnv):
             token = episodes_token or os.environ.get("GCC_REMOTE_TOKEN", "")
             runner = RemoteRunner(episodes, token)  # type: ignore[assignment]
         self.runner = runner if runner is not None else EpisodeRunner(backend)
-        #: The outcome of the last finished episode (score, verdict), or None.
-        self.outcome: Outcome | None = None
-        self._count = 0
+        self._started: dict[str, Any] = {}
+        self._setup_s = 0.0
 
     @property
     def osworld_task(self) -> OSWorldTask | None:
@@ -153,42 +170,45 @@ class OSWorldEnv(GCCEnv):
             raise GCCError("GCC/OSWorld needs a task: reset(options={'task': PATH_ID_OR_DICT})")
         self.runner.end()
         self._current.task = task
-        super().reset(seed=seed, options=options)
-        t0 = time.perf_counter()
-        started = self.runner.start(task)
-        self._count = 0
         self.outcome = None
-        obs = self.backend.capture()
-        info = self._info(0.0, 0.0, 0.0, [], None)
+        obs, info = super().reset(seed=seed, options=options)
         info.update(instruction=task.instruction, task_id=task.id, domain=task.domain,
-                    setup_s=time.perf_counter() - t0, **started)  # fmt: skip
+                    setup_s=self._setup_s, **self._started)  # fmt: skip
         return obs, info
 
+    def _setup_episode(self, options: dict[str, Any] | None) -> None:
+        """The task's setup, after the backend's reset and before the first frame."""
+        assert self._current.task is not None
+        t0 = time.perf_counter()
+        self._started = self.runner.start(self._current.task)
+        self._setup_s = time.perf_counter() - t0
+
     def step(self, action: Any) -> tuple[np.ndarray, SupportsFloat, bool, bool, dict[str, Any]]:
+        self._current.last_action = self._signal_of(action)
         obs, reward, terminated, truncated, info = super().step(action)
         self.runner.note_input()
-        self._count += 1
-        last = _signal(info["events"])
-        if last is not None or self._count >= self.max_steps:
-            self.outcome = self.runner.finish(last)
-            info.update(score=self.outcome.score, success=self.outcome.score >= 1.0,
-                        evaluation=self.outcome.report())  # fmt: skip
+        if "score" in info["metrics"]:  # the evaluator ran: the episode's end
+            assert self.outcome is not None
+            info.update(score=self.outcome.score, evaluation=self.outcome.report())
             reward = self.outcome.score
-            truncated = not terminated
+            truncated = truncated or not terminated
             self._needs_reset = True
             self._release_all()
-            obs = self.backend.capture()
         return obs, reward, terminated, truncated, info
+
+    def _signal_of(self, action: Any) -> str | None:
+        """``"DONE"``/``"FAIL"`` when ``action`` ends with that signal (parsed, not run)."""
+        try:
+            program = self._to_program(action)
+        except GCCError:
+            return None
+        last = program.events[-1] if not program.closed_loop and program.events else None
+        if isinstance(last, (ev.Done, ev.Fail)):
+            return "DONE" if isinstance(last, ev.Done) else "FAIL"
+        return None
 
     def close(self) -> None:
         try:
             self.runner.end()
         finally:
             super().close()
-
-
-def _signal(events: list[dict[str, Any]]) -> str | None:
-    """``"DONE"``/``"FAIL"`` when the step ended with that signal, else None."""
-    if events and events[-1].get("type") in ("Done", "Fail"):
-        return str(events[-1]["type"]).upper()
-    return None

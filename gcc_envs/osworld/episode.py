@@ -24,6 +24,8 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
+import numpy as np
+
 from gcc_envs.errors import GCCError
 from gcc_envs.osworld.evaluate import Verdict, score, unknown_parts
 from gcc_envs.osworld.getters import Context
@@ -116,6 +118,7 @@ class _Running:
     task: OSWorldTask
     episode: Episode | None = None
     session: Any = None
+    probe: Any = None
     problem: str | None = None
     notes: list[str] = field(default_factory=list)
 
@@ -135,13 +138,6 @@ class EpisodeRunner:
         """Called after each agent step (the env does): Chromium commits prefs after it."""
         self.last_input = time.monotonic()
 
-    def _display(self) -> str:
-        vd = getattr(self.backend, "vdisplay", None)
-        name = vd.name if vd is not None else getattr(self.backend, "display_name", None)
-        if not name:
-            raise GCCError("the OSWorld env runs on a local X display (backend='desktop')")
-        return str(name)
-
     def start(self, task: OSWorldTask) -> dict[str, Any]:
         """Set the task's desktop up; returns info entries (``unsupported``/``setup_error``)."""
         self.end()
@@ -153,12 +149,15 @@ class EpisodeRunner:
         if reason is not None:
             run.problem = f"unsupported: {reason}"
             return {"unsupported": reason}
-        from gcc_envs.osworld.desk import LocalDesk
+        from gcc_envs.apps.episode import EpisodeDesktop
 
-        run.session = LocalDesk(self._display())
+        run.session = EpisodeDesktop(
+            self.backend, np.random.default_rng(), home_prefix="osworld-home-"
+        )
+        run.probe = run.session.probe()
         size = tuple(self.backend.screen_size)
         ep = run.episode = Episode(
-            run.session, run.session, event_sender(self.backend), user=self.user,
+            run.session, run.probe, event_sender(self.backend), user=self.user,
             screen_size=size, window_timeout_s=self.window_timeout_s,
         )  # fmt: skip
         table = screen_placeholders(size)  # type: ignore[arg-type]
@@ -184,7 +183,7 @@ class EpisodeRunner:
         if run is None or run.episode is None:
             raise GCCError("no episode is running")
         ep = run.episode
-        return Context(run.session, ep.argv, ep.cache, ep.cdp_port)
+        return Context(run.probe, ep.argv, ep.cache, ep.cdp_port)
 
     def finish(self, last_action: str | None) -> Outcome:
         """Postconfig and evaluator of the running episode (``last_action``: DONE, FAIL...)."""

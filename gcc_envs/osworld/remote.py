@@ -39,7 +39,7 @@ class EpisodeServer(ThreadingHTTPServer):
     def __init__(self, display: str, token: str, host: str = "127.0.0.1", port: int = 0) -> None:
         if not isinstance(token, str) or len(token) < 8:
             raise GCCError("the episode server needs a token of at least 8 characters")
-        from gcc_envs.osworld.registry import make_backend
+        from gcc_envs.osworld.backends import make_backend
 
         self.token = token
         self.lock = threading.Lock()

@@ -270,6 +270,9 @@ class Episode:
         app = app_for_window(window_name)
         pattern = app.window if app is not None else re.escape(window_name)
         self.session.focus(pattern)
+        backend = getattr(self.session, "backend", None)
+        if backend is not None and hasattr(backend, "retarget"):
+            backend.retarget(None)  # focused, but OSWorld's agent still sees the whole screen
 
     # ---------------------------------------------------------------- shell host
     def run_program(

@@ -8,9 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from osworld_helpers import FakeHost
-
-from gcc_envs.osworld.desk import FolderProbe
+from osworld_helpers import FakeHost, FolderProbe
 
 
 @pytest.fixture
@@ -35,8 +33,8 @@ def osworld_env() -> Iterator[object]:
     """One OSWorld env (one Xvfb display) shared by the desktop tests; each reset is fresh."""
     if shutil.which("Xvfb") is None or shutil.which("openbox") is None:
         pytest.skip("needs Xvfb and openbox (apt-get install xvfb openbox)")
-    from gcc_envs.osworld.registry import make_env
+    import gymnasium as gym
 
-    env = make_env()
+    env = gym.make("GCC/OSWorld", disable_env_checker=True)
     yield env
     env.close()
