@@ -21,6 +21,8 @@ log = logging.getLogger(__name__)
 
 #: OSWorld's step limit per task.
 MAX_STEPS = 15
+#: What ``GCC/OSWorld`` says without a task (a bare desktop, as OSWorld's ``reset()``).
+OPEN_INSTRUCTION = "Use the computer as you are instructed."
 #: The ``state`` action mode's keys (the event mode takes any key by name).
 KEYS = ("enter", "esc", "tab", "space", "backspace", "up", "down", "left", "right", "ctrl",
         "shift", "alt")  # fmt: skip
@@ -41,7 +43,7 @@ class _Current(Task):
 
     @property
     def instruction(self) -> str:  # type: ignore[override]
-        return self.task.instruction if self.task is not None else ""
+        return self.task.instruction if self.task is not None else OPEN_INSTRUCTION
 
     @property
     def infeasible(self) -> bool:  # type: ignore[override]
@@ -51,6 +53,9 @@ class _Current(Task):
         return TaskStatus()
 
     def final(self, probe: Any, status: TaskStatus) -> TaskStatus:
+        if self.task is None:  # a bare desktop: nothing to score
+            self.env.outcome = Outcome(0.0, notes=("no task: a bare desktop is not scored",))
+            return TaskStatus(metrics={"score": 0.0})
         outcome = self.env.outcome = self.env.runner.finish(self.last_action)
         return TaskStatus(progress=outcome.score, success=outcome.score >= 1.0,
                           metrics={"score": outcome.score})  # fmt: skip
@@ -87,6 +92,7 @@ class OSWorldEnv(GCCEnv):
     The task's setup has run (programs started and painted). ``info["instruction"]``,
     ``info["task_id"]``, ``info["domain"]``, ``info["setup_s"]``, and when it applies
     ``info["unsupported"]`` (reason; the task then scores 0) or ``info["setup_error"]``.
+    ``GCC/OSWorld`` reset without a task is a bare desktop (not scored), as OSWorld's.
 
     ## Episode End
     Terminated by ``DONE`` or ``FAIL``; truncated after ``max_steps`` (15) steps. The final
@@ -131,6 +137,7 @@ class OSWorldEnv(GCCEnv):
         self.fixed_task = load_task(task) if task not in (None, "open") else None
         self.max_steps = max_steps
         self._current = _Current(self)
+        self._current.task = self.fixed_task
         #: The outcome of the last finished episode (score, what the evaluator read), or None.
         self.outcome: Outcome | None = None
         super().__init__(
@@ -166,21 +173,22 @@ class OSWorldEnv(GCCEnv):
         options = dict(options or {})
         source = options.pop("task", None)
         task = load_task(source) if source is not None else self.fixed_task
-        if task is None:
-            raise GCCError("GCC/OSWorld needs a task: reset(options={'task': PATH_ID_OR_DICT})")
         self.runner.end()
         self._current.task = task
         self.outcome = None
         obs, info = super().reset(seed=seed, options=options)
+        if task is None:  # a bare desktop: the instruction comes from the options, if any
+            info.update(task_id=None, domain=None, setup_s=self._setup_s)
+            return obs, info
         info.update(instruction=task.instruction, task_id=task.id, domain=task.domain,
                     setup_s=self._setup_s, **self._started)  # fmt: skip
         return obs, info
 
     def _setup_episode(self, options: dict[str, Any] | None) -> None:
         """The task's setup, after the backend's reset and before the first frame."""
-        assert self._current.task is not None
         t0 = time.perf_counter()
-        self._started = self.runner.start(self._current.task)
+        task = self._current.task
+        self._started = self.runner.start(task) if task is not None else {}
         self._setup_s = time.perf_counter() - t0
 
     def step(self, action: Any) -> tuple[np.ndarray, SupportsFloat, bool, bool, dict[str, Any]]:
