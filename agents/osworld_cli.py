@@ -122,7 +122,8 @@ def cmd_osworld(args: argparse.Namespace) -> int:
     tasks = list(args.tasks) or [task_id for _, task_id, _ in BUNDLED]
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    env = gym.make("GCC/OSWorld", max_steps=args.max_steps, disable_env_checker=True)
+    env = gym.make("GCC/OSWorld", max_episode_steps=args.max_steps, max_steps=args.max_steps,
+                   disable_env_checker=True)  # fmt: skip
     policy = _policy(args.policy, env, args)
     records: list[dict[str, Any]] = []
     try:
