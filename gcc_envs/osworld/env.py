@@ -134,6 +134,8 @@ class OSWorldEnv(GCCEnv):
             raise GCCError(f"max_steps must be a positive int, got {max_steps!r}")
         if judge is not None:
             raise GCCError("OSWorld tasks are scored by their own evaluator; judge= does not apply")
+        #: The suite's spec (the registry passes it; Cradle reads its key for its prompts).
+        self.suite = suite
         self.fixed_task = load_task(task) if task not in (None, "open") else None
         self.max_steps = max_steps
         self._current = _Current(self)
