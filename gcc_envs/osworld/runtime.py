@@ -228,12 +228,27 @@ class Episode:
     def wait_window(self, app: App) -> None:
         rx = re.compile(app.window)
         deadline = time.monotonic() + self.window_timeout_s
-        while not any(rx.search(t) for t in self.probe.window_titles()):
+        while not any(rx.search(t) for t in self._titles()):
             if time.monotonic() > deadline:
                 raise GCCError(
                     f"no {app.key} window ({app.window!r}) within {self.window_timeout_s:.0f} s"
                 )
             time.sleep(0.1)
+
+    def _titles(self) -> list[str]:
+        """The windows' titles; a window that closes while they are read is a retry, not an
+        error (python-xlib then misreports its BadWindow, as a RandR error, when mss loaded
+        RandR on the connection)."""
+        try:
+            return list(self.probe.window_titles())
+        except (AttributeError, GCCError) as e:
+            log.debug("window list changed while read (%s); reading again", e)
+            return []
+        except Exception as e:  # Xlib.error.XError: the same race, reported properly
+            if type(e).__module__.startswith("Xlib"):
+                log.debug("window list changed while read (%s); reading again", e)
+                return []
+            raise
 
     def settle(self, quiet_s: float = 0.6, timeout_s: float = 15.0) -> bool:
         """Wait until the screen stops changing (programs painted); False at the timeout."""
