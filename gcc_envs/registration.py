@@ -29,6 +29,7 @@ SPECS: tuple[str, ...] = (
     "gcc_envs.games.dealers_life2:GAME",
     "gcc_envs.games.skylines:GAME",
     "gcc_envs.apps.desktop:SUITE",
+    "gcc_envs.osworld:SUITE",
 )
 
 #: kwargs of ``gym.make`` that configure a desktop backend rather than the env.
@@ -154,6 +155,9 @@ def make_env(
     backend = spec.default_backend if backend is None else backend
     if isinstance(spec, SuiteSpec) and task != "open" and backend != "sim":
         desktop.setdefault("pause", "none")  # a task's programs do nothing while nobody acts
+    if isinstance(spec, SuiteSpec) and backend == "desktop":
+        for key, value in spec.desktop.items():
+            desktop.setdefault(key, value)
     made = make_backend(spec, backend, obs_size, **desktop)
     if not getattr(made, "clock_driven", True) and isinstance(spec, GameSpec):
         kwargs.setdefault("time_mode", "paused")  # a real game runs in real time (DESIGN 2.1)

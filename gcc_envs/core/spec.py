@@ -220,6 +220,8 @@ class SuiteSpec:
     open_max_steps: int = 100
     #: The backend a plain ``gym.make`` uses.
     default_backend: str = "desktop"
+    #: Desktop backend settings a plain ``gym.make`` uses (``{"screen_size": (1920, 1080)}``).
+    desktop: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         keys = [t.key for t in self.tasks]
