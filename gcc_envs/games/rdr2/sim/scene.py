@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -75,7 +76,19 @@ class Walls:
 def wall_grids(
     walls: np.ndarray, level: np.ndarray, z: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Block ids with ledges marked, and the opaque / low stop masks (pure)."""
+    """Block ids with ledges marked, and the opaque / low stop masks (pure; read-only arrays,
+    cached by the grids' contents, so a door that opens gives new grids)."""
+    w = np.ascontiguousarray(walls)
+    lv = np.ascontiguousarray(level)
+    return _wall_grids(w.tobytes(), w.dtype.str, lv.tobytes(), lv.dtype.str, w.shape, int(z))
+
+
+@lru_cache(maxsize=16)
+def _wall_grids(
+    walls_b: bytes, walls_t: str, level_b: bytes, level_t: str, shape: tuple[int, ...], z: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    walls = np.frombuffer(walls_b, walls_t).reshape(shape)
+    level = np.frombuffer(level_b, level_t).reshape(shape)
     ids = walls.astype(np.int32)
     ids[ids == BLOCKS["tree"]] = 0  # trees are billboards (see billboards.tree_billboards)
     ledge = (ids == 0) & (level.astype(np.int32) > z)
@@ -83,6 +96,8 @@ def wall_grids(
     low_ids = [i for i, k in tx.WALL_KINDS.items() if k.low]
     low = np.isin(ids, low_ids)
     opaque = (ids != 0) & ~low
+    for a in (ids, opaque, low):
+        a.flags.writeable = False
     return ids, opaque, low
 
 
