@@ -242,7 +242,7 @@ def get_out_of_house() -> ProgramGen:
 
 
 def enter_door_and_sleep() -> ProgramGen:
-    """Enter the farmhouse from the farm, walk to the bed, use it and answer "Yes" to sleep.
+    """Enter the farmhouse from the farm, walk beside the bed, use it and answer "Yes" to sleep.
 
     Starts on the farm with the house door in view, or already in the house. Reads frames
     only; frames >= 180 px tall (see ``go_through_door``).
@@ -256,16 +256,22 @@ def enter_door_and_sleep() -> ProgramGen:
         if not scr.indoors:
             return
     a = art()
+    me = scr.farmer()
+    bed = scr.find((a.bed,))
+    if me is None or bed is None:
+        return
+    # the bed stands against a wall: stand beside it on the room's side (where the farmer is)
+    side = 1.0 if feet(me)[0] > bed.x + 0.5 else -1.0
 
     def by_bed(s: Screen, me: Hit) -> tuple[float, float] | None:
         bed = s.find((a.bed,))
-        return None if bed is None else (bed.x + 1.5, bed.y + 1.5)
+        return None if bed is None else (bed.x + 0.5 + side, bed.y + 1.5)
 
     scr, ok = yield from _approach(w, scr, by_bed, "xy")
     if not ok:
         return
     for _ in range(2):
-        yield from w.press("a", TAP_S)  # face the bed (it stops the farmer)
+        yield from w.press("a" if side > 0 else "d", TAP_S)  # face the bed (it stops the farmer)
         yield KeyPress("x")
         scr = yield from w.look(SWING_S / 3)
         yes = find_text(scr.frame, "Yes", 0.9, layout.DIALOGUE_BOX)

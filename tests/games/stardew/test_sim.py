@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from stardew_helpers import clear_area, click, hold, place, put, tap
+from stardew_helpers import bedside, clear_area, click, hold, place, put, tap
 
 from gcc_envs.core.backend import Simulator
 from gcc_envs.games.stardew.sim import StardewSim, layout
@@ -27,8 +27,8 @@ def test_scenarios_start_where_the_tasks_say(make):
     start = (s.location, s.day, s.time_text, s.inventory_count("parsnip_seeds"))
     assert start == ("farmhouse", 1, "6:00 am", 15)
     s = make("shopping").state
-    start = (s.location, s.time_text, s.money, s.inventory_count("parsnip_seeds"))
-    assert start == ("farm", "9:00 am", 500, 0)
+    start = (s.location, s.time_text, s.inventory_count("parsnip_seeds"))
+    assert start == ("farm", "9:00 am", 0) and 150 <= s.money <= 600
     s = make("farm_clearup").state
     assert s.location == "farm" and s.obstacle_count("farm") == s.initial_obstacles["farm"] > 100
     tools = [slot.item for slot in s.toolbar[:5]]
@@ -230,7 +230,7 @@ def test_seeds_plant_only_on_tilled_soil(make):
 
 
 def _sleep_in_bed(sim):
-    put(sim, "farmhouse", 2, 3, "left")  # the bed is on the left
+    put(sim, "farmhouse", *bedside(sim))  # beside the bed, facing it
     tap(sim, "x")
     assert sim.state.menu == "sleep"
     tap(sim, "enter")
@@ -301,19 +301,21 @@ def test_the_clock_runs_ten_minutes_per_seven_seconds(make):
 
 
 def test_passing_out_at_2am_costs_money_and_wakes_in_bed(make):
-    sim = make("shopping")  # 9:00 on the farm, 500g
+    sim = make("shopping")  # 9:00 on the farm
+    money = sim.state.money
     sim.advance((26 * 60 - 9 * 60) * 0.7 - 1.0)
     assert sim.state.day == 1 and sim.state.time_text == "1:50 am"
     sim.advance(1.1)
     s = sim.state
-    assert (s.day, s.minutes, s.location, s.current_tile) == (2, 360, "farmhouse", (2, 3))
-    assert s.money == 450 and s.player.energy == s.player.max_energy // 2
+    wake = s.map("farmhouse").wake
+    assert (s.day, s.minutes, s.location, s.current_tile) == (2, 360, "farmhouse", (wake.x, wake.y))
+    assert s.money == money - money // 10 and s.player.energy == s.player.max_energy // 2
     assert s.stats.passed_out == 1
 
 
 def test_sleep_dialogue_no_keeps_the_day_and_yes_by_click_sleeps(make):
     sim = make("cultivation")
-    put(sim, "farmhouse", 2, 3, "left")
+    put(sim, "farmhouse", *bedside(sim))
     tap(sim, "x")
     tap(sim, "s")
     tap(sim, "x")

@@ -134,12 +134,12 @@ def test_enter_door_and_sleep_ends_the_day(size):
 def test_buy_item_buys_at_the_counter(size, count):
     env = new_env("Shopping", size)
     put(env.unwrapped.backend.sim, "store", 7, 8, "up")  # arrange: just inside the store
-    money = state(env).money
+    money, price = state(env).money, state(env).price_of("parsnip_seeds")
     _, _, _, _, info = env.step(f"buy_item(item='Parsnip Seeds', count={count})")
     s = state(env)
     assert info["last_action_error"] is None
     assert s.inventory_count("parsnip_seeds") == count
-    assert s.money == money - 20 * count
+    assert s.money == money - price * count
     assert s.menu is None  # the shop was closed again
     assert sum(e["type"] == "Click" for e in info["events"]) == count
 
@@ -149,10 +149,11 @@ def test_buy_item_gives_up_when_nobody_is_at_the_counter():
     sim = env.unwrapped.backend.sim
     put(sim, "store", 7, 8, "up")
     sim.state.minutes = 18 * 60  # arrange: after closing time
+    money = sim.state.money
     _, _, _, _, info = env.step("buy_item()")
     s = state(env)
     assert info["last_action_error"] is None
-    assert (s.money, s.menu, s.inventory_count("parsnip_seeds")) == (500, None, 0)
+    assert (s.money, s.menu, s.inventory_count("parsnip_seeds")) == (money, None, 0)
     assert not any(e["type"] == "Click" for e in info["events"])
 
 
