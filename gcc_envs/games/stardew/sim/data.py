@@ -261,7 +261,7 @@ class Scenario:
     money: int
     inventory: tuple[tuple[str, int], ...]
     energy: int | None = None
-    #: Seeded variation (all optional). ``start_area``: the start is a random walkable,
+    #: Seeded variation (all optional; see ``start_wake`` too). ``start_area``: the start is a random walkable,
     #: obstacle-free tile of this [x0, y0, x1, y1] rectangle (else ``(x, y)``), facing a random
     #: way when ``random_facing``; ``money``: drawn from ``money_range`` [lo, hi];
     #: ``rain_chance``: each day after the first rains with this chance (rain waters soil);
@@ -269,6 +269,8 @@ class Scenario:
     #: this rectangle of map ``field`` (default: the start map), the rest of the field
     #: overgrown with ``scatter`` (counts replacing that map's own) — see ``worldgen``.
     start_area: tuple[int, int, int, int] | None = None
+    #: Start on the wake spot of the start map's layout (beside the bed), as the game does.
+    start_wake: bool = False
     random_facing: bool = False
     money_range: tuple[int, int] | None = None
     rain_chance: float = 0.0

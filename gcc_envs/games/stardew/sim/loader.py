@@ -232,6 +232,7 @@ def _variation(e: Entry, maps: dict[str, MapData]) -> dict[str, Any]:
     out: dict[str, Any] = {
         "start_area": _ints(e, "start_area", 4),
         "random_facing": e.get("random_facing", bool, False),
+        "start_wake": e.get("start_wake", bool, False),
         "money_range": _ints(e, "money_range", 2),
         "rain_chance": float(e.get("rain_chance", (int, float), 0.0)),
         "plot_area": _ints(e, "plot_area", 4),

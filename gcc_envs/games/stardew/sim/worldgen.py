@@ -96,6 +96,8 @@ def _start(
     sc: Scenario, m: MapData, loc: LocationState, rng: np.random.Generator
 ) -> tuple[int, int, str]:
     facing = FACINGS[int(rng.integers(len(FACINGS)))] if sc.random_facing else sc.facing
+    if sc.start_wake and m.wake is not None:
+        return m.wake.x, m.wake.y, m.wake.facing
     if sc.start_area is None:
         return sc.x, sc.y, facing
     x0, y0, x1, y1 = sc.start_area
