@@ -17,6 +17,7 @@ agent where the farmer ended up.
 from __future__ import annotations
 
 from collections.abc import Callable, Generator
+from functools import lru_cache
 
 import numpy as np
 
@@ -26,7 +27,7 @@ from gcc_envs.errors import CodeActionError
 from gcc_envs.games.stardew.sim import layout
 from gcc_envs.games.stardew.sim.data import load_data
 from gcc_envs.games.stardew.sim.world import SPEED
-from gcc_envs.games.stardew.vision import Hit, Screen, art, feet, find_text
+from gcc_envs.games.stardew.vision import Hit, Screen, art, feet, find_text, shop_rows
 
 #: Seconds a tool swing or an action takes before the farmer can act again.
 SWING_S = 0.45
@@ -295,6 +296,12 @@ def buy_item(item: str = "Parsnip Seeds", count: int = 1) -> ProgramGen:
     return _buy(names[item.lower()], count)
 
 
+@lru_cache(maxsize=1)
+def _sold() -> tuple[str, ...]:
+    """Names of everything a shop can sell (what ``buy_item`` reads the menu rows against)."""
+    return tuple(it.name for it in load_data().items.values() if it.price > 0)
+
+
 def _buy(item: str, count: int) -> ProgramGen:
     w = _Walk()
     scr = yield from w.look()
@@ -312,11 +319,18 @@ def _buy(item: str, count: int) -> ProgramGen:
     yield from w.press("w", TAP_S)  # face the counter
     yield KeyPress("x")
     scr = yield from w.look(0.2)
-    row = find_text(scr.frame, item, 0.8, layout.SHOP_PANEL)
-    if row is None:  # the shop is closed, or the item is not sold here
+    rows = shop_rows(scr.frame, _sold())
+    if not any(rows):
+        return  # no shop menu: the shop is closed
+    if item not in rows:  # not sold here today: close the menu
+        yield KeyPress("esc")
+        yield Wait(0.1)
         return
+    u, v = layout.SHOP_ROWS[rows.index(item)].center
+    h, w_ = scr.frame.shape[:2]
+    at = (min(round(u * w_), w_ - 1), min(round(v * h), h - 1))
     for _ in range(count):
-        yield Click(*row)
+        yield Click(*at)
         yield Wait(0.05)
     yield KeyPress("esc")
     yield Wait(0.1)

@@ -334,3 +334,39 @@ def test_menus_stop_the_clock(make):
     assert sim.state.time_text == "6:00 am"
     tap(sim, "esc")
     assert sim.state.menu is None
+
+
+def test_rain_waters_all_soil_at_dawn_and_soil_tilled_in_the_rain_is_wet(make):
+    sim = make("cultivation")
+    sim.state.weather = ("sun", "rain", "sun")
+    _facing(sim, None, "2")
+    tap(sim, "c", 0.5)
+    assert sim.state.tile_at("farm", 21, 16) == "soil"
+    _sleep_in_bed(sim)  # day 2 rains
+    assert sim.state.raining() and sim.state.tile_at("farm", 21, 16) == "soil_wet"
+    _facing(sim, None, "2")
+    put(sim, "farm", 20, 17, "right")
+    tap(sim, "c", 0.5)
+    assert sim.state.tile_at("farm", 21, 17) == "soil_wet"
+    _sleep_in_bed(sim)  # day 3 is dry: the soil dried overnight
+    assert sim.state.tile_at("farm", 21, 16) == "soil"
+
+
+def test_cultivation_credits_watering_only_sown_soil(make):
+    from gcc_envs.games.stardew.tasks import Cultivation
+
+    task, sim = Cultivation(), make("cultivation")
+    _facing(sim, None, "2")
+    tap(sim, "c", 0.5)  # till
+    tap(sim, "3")
+    tap(sim, "c", 0.5)  # water the empty soil
+    assert sim.state.stats.watered == 1
+    assert not task.evaluate(sim.state).flags["watered"]
+    put(sim, "farm", 20, 17, "right")
+    tap(sim, "2")
+    tap(sim, "c", 0.5)
+    tap(sim, "6")
+    tap(sim, "c", 0.5)  # sow (21, 17)
+    tap(sim, "3")
+    tap(sim, "c", 0.5)  # and water it
+    assert task.evaluate(sim.state).flags["watered"]

@@ -130,7 +130,9 @@ def test_enter_door_and_sleep_ends_the_day(size):
     assert any(e["type"] == "Click" for e in info["events"])  # "Yes" was clicked
 
 
-@pytest.mark.parametrize(("size", "count"), [((720, 1280), 1), ((720, 1280), 3), ((360, 640), 2)])
+@pytest.mark.parametrize(
+    ("size", "count"), [((720, 1280), 1), ((720, 1280), 3), ((360, 640), 2), ((180, 320), 2)]
+)
 def test_buy_item_buys_at_the_counter(size, count):
     env = new_env("Shopping", size)
     put(env.unwrapped.backend.sim, "store", 7, 8, "up")  # arrange: just inside the store
@@ -142,6 +144,28 @@ def test_buy_item_buys_at_the_counter(size, count):
     assert s.money == money - price * count
     assert s.menu is None  # the shop was closed again
     assert sum(e["type"] == "Click" for e in info["events"]) == count
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3, 4])
+def test_buy_item_finds_the_row_wherever_the_seeded_menu_puts_it(seed):
+    env = new_env("Shopping", (180, 320), seed=seed)
+    put(env.unwrapped.backend.sim, "store", 7, 8, "up")
+    item = state(env).shop[-1][0]  # the last row of this episode's menu
+    name = state(env).data.items[item].name
+    _, _, _, _, info = env.step(f"buy_item(item={name!r}, count=1)")
+    assert info["last_action_error"] is None
+    assert state(env).inventory_count(item) == 1 and state(env).menu is None
+
+
+def test_buy_item_closes_the_menu_when_the_item_is_not_sold_today():
+    env = new_env("Shopping", (360, 640), seed=0)
+    stocked = {i for i, _ in state(env).shop}
+    missing = next(it for it in state(env).data.shop_stock if it not in stocked)
+    name = state(env).data.items[missing].name
+    put(env.unwrapped.backend.sim, "store", 7, 8, "up")
+    money = state(env).money
+    env.step(f"buy_item(item={name!r}, count=1)")
+    assert state(env).money == money and state(env).menu is None
 
 
 def test_buy_item_gives_up_when_nobody_is_at_the_counter():
