@@ -32,8 +32,9 @@ SIZE = (360, 640)
 Obj = tuple[str, str, int, int]
 
 
-def make_env(task: str, size: tuple[int, int] = SIZE, **kw: Any) -> UseSkills:
-    return UseSkills(gym.make(f"GCC/Stardew-{task}", obs_size=size, **kw))
+def make_env(name: str, size: tuple[int, int] = SIZE, **kw: Any) -> UseSkills:
+    """``GCC/Stardew-<name>`` through ``UseSkills`` (``kw`` go to ``gym.make``)."""
+    return UseSkills(gym.make(f"GCC/Stardew-{name}", obs_size=size, **kw))
 
 
 def placed_objects(env: gym.Env) -> set[Obj]:
@@ -64,10 +65,15 @@ def overlap(task: str, seeds: Iterable[int]) -> float:
 
 
 def run_oracle(
-    task: str, seed: int, privileged: bool = True, size: tuple[int, int] = SIZE, **kw: Any
+    task: str,
+    seed: int,
+    privileged: bool = True,
+    size: tuple[int, int] = SIZE,
+    variant: str | None = None,
 ) -> tuple[dict[str, Any], list[str]]:
-    """One scripted episode through ``UseSkills``: its last info and the code it sent."""
-    env = make_env(task, size, **kw)
+    """One scripted episode through ``UseSkills``: its last info and the code it sent
+    (``variant``: a ``task=`` key of the same id, e.g. ``"farm_clearup:count"``)."""
+    env = make_env(task, size, **({} if variant is None else {"task": variant}))
     obs, info = env.reset(seed=seed)
     policy = ScriptedPolicy(env.unwrapped, privileged=privileged)
     policy.reset(info)

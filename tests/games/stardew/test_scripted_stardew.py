@@ -70,7 +70,7 @@ def test_seeds_move_the_objects_and_change_the_oracles_calls(task):
 
 
 def test_count_variant_runs_all_100_steps_and_reports_cleared():
-    info, sent = run_oracle("FarmClearup", 0, task="farm_clearup:count")
+    info, sent = run_oracle("FarmClearup", 0, variant="farm_clearup:count")
     assert info["steps"] == 100 and not info["success"]
     assert info["metrics"]["cleared"] > 2 * tasks.CLEARUP_TARGET
     kinds = {k for k, v in info["metrics"].items() if k.startswith("cleared_") and v > 0}

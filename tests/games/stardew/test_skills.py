@@ -26,8 +26,11 @@ COMPOSITE = ("go_through_door", "get_out_of_house", "enter_door_and_sleep", "buy
 
 
 def new_env(task: str = "Shopping", size: tuple[int, int] = (720, 1280), seed: int = 0):
+    """The env after reset; Shopping's farmer is put on the path below the farmhouse door."""
     env = gym.make(f"GCC/Stardew-{task}", obs_size=size)
     env.reset(seed=seed)
+    if task == "Shopping":
+        put(env.unwrapped.backend.sim, "farm", 27, 7, "down")
     return env
 
 
@@ -93,7 +96,8 @@ def test_bad_arguments_are_reported_not_run(code):
 # ---------------------------------------------------------------- composite skills
 @pytest.mark.parametrize("size", [(720, 1280), (360, 640)])
 def test_go_through_door_enters_the_farmhouse_even_when_standing_in_front_of_it(size):
-    env = new_env("Shopping", size)  # on the farm, right below the door, which the farmer hides
+    env = new_env("Shopping", size)
+    put(env.unwrapped.backend.sim, "farm", 27, 7, "down")  # right below the door: it is hidden
     _, _, _, _, info = env.step("go_through_door()")
     assert info["last_action_error"] is None
     assert state(env).location == "farmhouse"
@@ -222,6 +226,7 @@ def drive(program: Program, backend: SimBackend) -> int:
 def test_composite_skills_work_from_frames_alone():
     backend = SimBackend(StardewSim(), (720, 1280))
     backend.reset(np.random.default_rng(3), {"scenario": "shopping"})
+    put(backend.sim, "farm", 27, 9, "down")  # arrange: in front of the farmhouse
     assert drive(SKILLS["enter_door_and_sleep"].program(), backend) > 3
     s = backend.probe()
     assert (s.day, s.location) == (2, "farmhouse")

@@ -278,6 +278,10 @@ class Scenario:
     plot_size: tuple[int, int] = (3, 3)
     scatter: tuple[tuple[str, int], ...] | None = None
     field: str | None = None
+    #: With ``scatter``: obstacles on the field's other spawn tiles (the meadow), and the row
+    #: the plot's lane is cleared up to (through the meadow).
+    meadow_scatter: tuple[tuple[str, int], ...] = ()
+    lane_to: int = 0
 
 
 @dataclass(frozen=True, eq=False)

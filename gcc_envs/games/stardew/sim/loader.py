@@ -244,11 +244,13 @@ def _variation(e: Entry, maps: dict[str, MapData]) -> dict[str, Any]:
     lo_hi = out["money_range"]
     if lo_hi is not None and not 0 <= lo_hi[0] <= lo_hi[1]:
         e.fail(f"money_range must be [lo, hi] with 0 <= lo <= hi, got {list(lo_hi)}")
-    counts = e.get("scatter", dict, None)
-    if counts is not None:
-        if not all(isinstance(n, int) and n >= 0 for n in counts.values()):
-            e.fail(f"scatter counts must be non-negative integers, got {counts!r}")
-        out["scatter"] = tuple(counts.items())
+    for key in ("scatter", "meadow_scatter"):
+        counts = e.get(key, dict, None)
+        if counts is not None:
+            if not all(isinstance(n, int) and n >= 0 for n in counts.values()):
+                e.fail(f"{key} counts must be non-negative integers, got {counts!r}")
+            out[key] = tuple(counts.items())
+    out["lane_to"] = e.int("lane_to", 0, lo=0)
     return out
 
 

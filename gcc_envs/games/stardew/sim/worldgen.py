@@ -35,10 +35,15 @@ def _scatter(
     rng: np.random.Generator,
     avoid: set[tuple[int, int]],
     counts: tuple[tuple[str, int], ...] | None = None,
+    where: str = "spawn",
 ) -> None:
-    """Place the map's ``[scatter]`` obstacles on free spawn tiles; ``counts`` (a scenario's
-    override) instead overgrows only the farmable tiles (the field)."""
-    flag = [t.farmable if counts is not None else t.spawn for t in data.tiles]
+    """Place the map's ``[scatter]`` obstacles (or ``counts``) on free tiles: every spawn
+    tile, or only the farmable ones (``where="field"``) or the others (``"meadow"``)."""
+    flag = {
+        "spawn": [t.spawn for t in data.tiles],
+        "field": [t.farmable for t in data.tiles],
+        "meadow": [t.spawn and not t.farmable for t in data.tiles],
+    }[where]
     spawn = np.array(flag)[m.tiles]
     free = np.frombuffer(m.solid, np.uint8).reshape(m.height, m.width) == FREE
     ok = spawn & free
@@ -85,8 +90,10 @@ def _plot(
     px, py = spots[int(rng.integers(len(spots)))]
     clear = {(px + i, py + j) for i in range(w) for j in range(h)}
     lane_x = px + int(rng.integers(w))
+    free = np.frombuffer(m.solid, np.uint8).reshape(m.height, m.width) == FREE
     y = py - 1
-    while y >= 0 and farm[y, lane_x]:  # a lane up through the field to its edge
+    # a lane up through the field and on to row ``lane_to`` (the clear yard by the house)
+    while y >= 0 and free[y, lane_x] and (farm[y, lane_x] or y >= sc.lane_to):
         clear.add((lane_x, y))
         y -= 1
     return clear
@@ -157,8 +164,12 @@ def new_world(data: GameData, scenario: str, rng: np.random.Generator) -> WorldS
         avoid = near_start if name == sc.location else set()
         if name == (sc.field or sc.location):
             avoid = avoid | _plot(m, data, sc, rng)
-            if m.scatter or sc.scatter:
-                _scatter(loc, m, data, rng, avoid, sc.scatter)
+            if sc.scatter is not None:
+                _scatter(loc, m, data, rng, avoid, sc.scatter, "field")
+                if sc.meadow_scatter:
+                    _scatter(loc, m, data, rng, avoid, sc.meadow_scatter, "meadow")
+            elif m.scatter:
+                _scatter(loc, m, data, rng, avoid)
         elif m.scatter:
             _scatter(loc, m, data, rng, avoid)
         loc.version = 0
