@@ -79,7 +79,42 @@ def _cast_rays(
                 break
 
 
-_PYTHON: dict[str, Callable[..., Any]] = {"cast_rays": _cast_rays}
+def _ground_rows(
+    out: np.ndarray,
+    dt: np.ndarray,
+    row_base: np.ndarray,
+    rx: np.ndarray,
+    ry: np.ndarray,
+    cx: np.float32,
+    cy: np.float32,
+    ground: np.ndarray,
+    atlas: np.ndarray,
+    t: int,
+) -> None:
+    """The per-pixel part of ``scene._paint_ground`` (float32 texel coordinates, one gather).
+
+    ``dt`` is each row's distance times the texture size, ``row_base`` each row's fog-level
+    offset into the atlas; ``out`` is the canvas rows below the horizon.
+    """
+    rows, cols = ground.shape
+    shift = 0
+    while (1 << shift) < t:
+        shift += 1
+    mask = t - 1
+    tt = t * t
+    for r in range(out.shape[0]):
+        d = dt[r]
+        base = row_base[r]
+        for c in range(out.shape[1]):
+            tx = np.int32(np.float32(d * rx[c]) + cx)
+            ty = np.int32(np.float32(d * ry[c]) + cy)
+            gy = min(max(ty >> shift, 0), rows - 1)
+            gx = min(max(tx >> shift, 0), cols - 1)
+            gid = np.int32(ground[gy, gx])
+            out[r, c] = atlas[base + gid * tt + ((ty & mask) << shift) + (tx & mask)]
+
+
+_PYTHON: dict[str, Callable[..., Any]] = {"cast_rays": _cast_rays, "ground_rows": _ground_rows}
 
 
 @functools.cache

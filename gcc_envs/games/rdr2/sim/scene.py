@@ -16,6 +16,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from gcc_envs.games.rdr2.sim import jit
 from gcc_envs.games.rdr2.sim import sky as sky_mod
 from gcc_envs.games.rdr2.sim import textures as tx
 from gcc_envs.games.rdr2.sim.raycast import Hits, Rays, camera_rays, cast
@@ -175,6 +176,23 @@ def _paint_ground(
     ys = np.arange(r0, h, dtype=np.float32) + 0.5
     dist = (cam.eye_m / CELL_M) * cam.proj / np.maximum(ys - hz, 1e-3)  # cells per row
     t = tx.GROUND_T
+    compiled = jit.kernel("ground_rows")
+    if compiled is not None:
+        n_ground = len(GROUNDS)
+        base = (cam.fog_level(dist) * (n_ground * t * t)).astype(np.int64)
+        compiled(
+            canvas[r0:h],
+            (dist * t).astype(np.float32),
+            base,
+            rays.x.astype(np.float32),
+            rays.y.astype(np.float32),
+            np.float32(cam.x * t),
+            np.float32(cam.y * t),
+            np.ascontiguousarray(ground),
+            tx.ground_atlas(sky.fog, sky.light),
+            t,
+        )
+        return
     shift = t.bit_length() - 1
     # texel coordinates: cell = texel >> shift, in-cell texel = texel & (t - 1)
     dt = (dist * t)[:, None]
