@@ -8,8 +8,9 @@ of ``gcc_envs.registration.SPECS`` that names one; before the specs, every id of
 resets included, best of 3 runs. Beside them: MiniGrid's ``MiniGrid-Empty-8x8-v0`` with
 ``RGBImgObsWrapper`` (64×64 pixels) measured in the same run, before and after the games (the
 ratio uses the faster of the two, so a machine that got busier mid-run does not flatter the
-games), and each of the game's ``PerfTargets`` as met or not met. The process is pinned to one
-core and numeric libraries to one thread. A new game appears here the day its spec lands.
+games), and each of the game's ``PerfTargets`` as met or not met. Everything runs in one
+thread (numeric libraries and OpenCV set to one); ``--pin`` also pins the process to one CPU
+(on a shared machine that CPU may be the busy one). A new game appears the day its spec lands.
 """
 
 from __future__ import annotations
@@ -109,9 +110,10 @@ def main() -> None:
     p.add_argument("--steps", type=int, default=3000, help="steps at 84x84 (and MiniGrid)")
     p.add_argument("--big-steps", type=int, default=300, help="steps at 1280x720")
     p.add_argument("--only", action="append", help="game titles to run (default: all)")
+    p.add_argument("--pin", action="store_true", help="pin the process to one CPU")
     args = p.parse_args()
     cv2.setNumThreads(1)
-    where = _pin_one_core()
+    where = _pin_one_core() if args.pin else "one thread, not pinned"
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     games = [g for g in sim_games() if not args.only or g.title in args.only]
     ref0 = minigrid_reference(args.steps)
@@ -124,7 +126,7 @@ def main() -> None:
                 env.close()
     ref1 = minigrid_reference(args.steps)
     ref = max(ref0, ref1)
-    print(f"one core ({where}), load average at start {load:.2f}")
+    print(f"{where}; load average at start {load:.2f}")
     print(
         f"reference MiniGrid-Empty-8x8-v0 + RGBImgObsWrapper (64x64): {ref0:,.0f} steps/s "
         f"before, {ref1:,.0f} after; ratios against {ref:,.0f}"
