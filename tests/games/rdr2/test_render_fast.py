@@ -81,3 +81,27 @@ def test_compiled_kernels_draw_the_numpy_frames(mission, monkeypatch):
         for i, (s, f) in enumerate(zip(states[::3], frames, strict=True)):
             ref = render(s, *size)
             assert np.array_equal(f, ref), f"{mission} state {i} at {size}: fast != numpy"
+
+
+@pytest.mark.skipif(jit.kernel("cast_rays") is None, reason="numba (the fast extra) is missing")
+def test_compiled_ray_cast_equals_the_numpy_cast_bit_for_bit(monkeypatch):
+    from gcc_envs.games.rdr2.sim.raycast import cast
+
+    rng = np.random.default_rng(5)
+    for trial in range(40):
+        grid = rng.random((int(rng.integers(3, 40)), int(rng.integers(3, 40)))) < 0.2
+        rows, cols = grid.shape
+        # cell corners and centres too: the ties between x and y steps
+        x = float(rng.integers(0, cols)) + (0.5 if trial % 3 else 0.0)
+        y = float(rng.integers(0, rows)) + (0.5 if trial % 2 else rng.random())
+        angles = np.concatenate([rng.uniform(0, 2 * np.pi, 60), np.arange(8) * np.pi / 4])
+        rx, ry = np.cos(angles), np.sin(angles)
+        rx[-8::2] = np.round(rx[-8::2])  # exactly axis-aligned rays
+        limit = rng.uniform(1.0, 60.0, len(rx)) if trial % 2 else 50.0
+        fast = cast(grid, x, y, rx, ry, limit)
+        with monkeypatch.context() as m:
+            m.setattr(jit, "kernel", lambda name: None)
+            ref = cast(grid, x, y, rx, ry, limit)
+        for name in ("dist", "col", "row", "side", "u"):
+            a, b = getattr(fast, name), getattr(ref, name)
+            assert a.dtype == b.dtype and np.array_equal(a, b), (trial, name)

@@ -28,8 +28,10 @@ def _cast_rays(
     col: np.ndarray,
     row: np.ndarray,
     side: np.ndarray,
+    u: np.ndarray,
 ) -> None:
-    """The DDA of :func:`raycast.cast`, one ray at a time; fills the four output arrays."""
+    """The DDA of :func:`raycast.cast`, one ray at a time; fills the five output arrays
+    (``u``: where along the face each ray hit, 0 for a miss)."""
     rows, cols = stops.shape
     fx = math.floor(x)
     fy = math.floor(y)
@@ -76,6 +78,8 @@ def _cast_rays(
                 col[i] = mx
                 row[i] = my
                 side[i] = s
+                along = y + d * ay if s == 0 else x + d * ax
+                u[i] = along - math.floor(along)
                 break
 
 

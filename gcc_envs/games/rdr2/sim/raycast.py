@@ -88,6 +88,7 @@ def cast(
     ry = np.asarray(ray_y, np.float64)
     compiled = jit.kernel("cast_rays")
     if compiled is not None:
+        u = np.zeros(n)
         compiled(
             np.ascontiguousarray(stops, np.bool_),
             float(x),
@@ -99,9 +100,10 @@ def cast(
             hit_col,
             hit_row,
             side,
+            u,
         )
-    else:
-        _cast_numpy(stops, x, y, rx, ry, limit, dist, hit_col, hit_row, side)
+        return Hits(dist, hit_col, hit_row, side, u)
+    _cast_numpy(stops, x, y, rx, ry, limit, dist, hit_col, hit_row, side)
     found = np.isfinite(dist)
     safe = np.where(found, dist, 0.0)
     along = np.where(side == 0, y + safe * ry, x + safe * rx)
