@@ -59,7 +59,7 @@ class StardewEnv(GameEnv):
     |---|---|
     | obstacles on the farm (all tasks) | 145 placed on free grass and dirt, outside the yard before the house and the road |
     | start tile, facing | FarmClearup: any free tile of x 22-36, y 7-11, any facing; Shopping: x 4-37, y 2-11 (the meadow), any facing; Cultivation: beside the bed |
-    | farmhouse furniture (all tasks) | one of 4 layouts: bed, TV, fireplace, plant, table and rug placed differently |
+    | farmhouse furniture (all tasks) | one of 6 layouts: bed, TV, fireplace, plant, table and rug placed differently |
     | Cultivation's field | a cleared 3x3 plot anywhere in x 22-33, y 12-26 with a cleared lane up to the yard; the rest of the field overgrown (230 weeds, stones, twigs), 70 more on the meadow |
     | weather (Cultivation, Shopping) | day 1 sunny, each later day rains with chance 0.2 (rain waters all soil at dawn; soil tilled in the rain is wet) |
     | shop stock | parsnip seeds always, plus a random 4-7 of the other 7 spring seeds, in a shuffled menu order |
