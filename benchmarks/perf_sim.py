@@ -2,8 +2,8 @@
 
 Run: ``python benchmarks/perf_sim.py [--steps N] [--big-steps N] [--only TITLE]`` (MiniGrid
 comes with the ``bench`` or ``dev`` extra). For every game with a simulator (each ``GameSpec``
-of ``gcc_envs.registration.SPECS`` that names one; before the specs, every id of
-``gcc_envs.env_ids("sim")``) and each of its registered ids, it prints steps/s at 84×84 and
+of ``gcc_envs.registration.SPECS`` that names one, and any added with ``register_spec``) and
+each of its registered ids, it prints steps/s at 84×84 and
 1280×720, with random actions sampled from the seeded action space before the clock starts,
 resets included, best of 3 runs. Beside them: MiniGrid's ``MiniGrid-Empty-8x8-v0`` with
 ``RGBImgObsWrapper`` (64×64 pixels) measured in the same run, before and after the games (the
@@ -16,7 +16,6 @@ thread (numeric libraries and OpenCV set to one); ``--pin`` also pins the proces
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
 import time
 from collections.abc import Iterator
@@ -28,8 +27,9 @@ for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMBA
 import cv2  # noqa: E402
 import gymnasium as gym  # noqa: E402
 
-import gcc_envs  # noqa: E402
-from gcc_envs.core.spec import PerfTargets  # noqa: E402
+import gcc_envs  # noqa: E402, F401  (registers the ids)
+from gcc_envs import registration  # noqa: E402
+from gcc_envs.core.spec import GameSpec, PerfTargets  # noqa: E402
 from gcc_envs.errors import MissingExtraError  # noqa: E402
 
 SMALL = (84, 84)
@@ -44,21 +44,11 @@ class SimGame:
 
 
 def sim_games() -> Iterator[SimGame]:
-    """Every game with a simulator, its registered ids and its speed targets."""
-    registration = importlib.import_module("gcc_envs.registration")
-    specs = getattr(registration, "SPECS", None)
-    if specs is not None:
-        for spec in specs:
-            if getattr(spec, "simulator", None) and getattr(spec, "tasks", None):
-                ids = tuple(f"GCC/{spec.title}-{t.name}" for t in spec.tasks if t.registered)
-                yield SimGame(spec.title, ids, spec.perf)
-        return
-    # Before the specs: group the sim ids by their prefix ("GCC/<title>-<task>").
-    groups: dict[str, list[str]] = {}
-    for env_id in gcc_envs.env_ids("sim"):
-        groups.setdefault(env_id.split("/", 1)[-1].split("-", 1)[0], []).append(env_id)
-    for title, ids in groups.items():
-        yield SimGame(title, tuple(ids), PerfTargets())
+    """Every game with a simulator (``gcc_envs.registration.specs()``), its ids and targets."""
+    for spec in registration.specs().values():
+        if isinstance(spec, GameSpec) and spec.simulator is not None:
+            ids = tuple(t.env_id(spec.title) for t in spec.tasks if t.registered)
+            yield SimGame(spec.title, ids, spec.perf)
 
 
 def steps_per_second(env: gym.Env, steps: int, seed: int = 0, repeats: int = 3) -> float:

@@ -168,14 +168,17 @@ TASKS: dict[str, type[Task]] = {
 }
 
 _SCRIPTS = "agents.scripted.stardew"
-#: The task table: the paper gives each Stardew task 100 steps and no difficulty label.
+#: The task table: the paper gives each Stardew task 100 steps and no difficulty label. A
+#: ``<task>:<variant>`` key runs through its task's id (``task="farm_clearup:count"``).
 TABLE: tuple[TaskSpec, ...] = tuple(
     TaskSpec(
         key,
         cls.name,
         max_steps=cls.max_steps,
         instruction=cls.instruction,
-        script=f"{_SCRIPTS}:{cls.name}Script",
+        registered=":" not in key,
+        parent=key.partition(":")[0] if ":" in key else "",
+        script=f"{_SCRIPTS}:{TASKS[key.partition(':')[0]].name}Script",
     )
     for key, cls in TASKS.items()
 )
