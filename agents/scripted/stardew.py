@@ -44,17 +44,22 @@ class StardewScript:
     """Common ground: the view of the world, path finding, and walking as ``move_*`` runs."""
 
     def __init__(self, env: Any, privileged: bool = False) -> None:
-        sim = getattr(getattr(env, "backend", None), "sim", None)
-        if sim is None or not hasattr(sim, "walkable"):
-            raise GCCError(f"{type(self).__name__} needs the Stardew simulator (backend='sim')")
         self.env = env
         self.privileged = privileged
         self.max_calls = int(getattr(env, "max_skill_calls", 2))
         self.reader: Any = None
-        if not privileged:
+        if privileged:
+            sim = getattr(getattr(env, "backend", None), "sim", None)
+            if sim is None or not hasattr(sim, "walkable"):
+                raise GCCError(
+                    f"{type(self).__name__}(privileged=True) needs the Stardew simulator "
+                    "(backend='sim'); without privileges it reads frames on any backend"
+                )
+        else:
             from agents.scripted.stardew_frames import FrameReader
+            from gcc_envs.games.stardew.sim.data import load_data
 
-            self.reader = FrameReader(sim.data)
+            self.reader = FrameReader(load_data())  # the game's published maps and art
         self._view: WorldState | None = None
 
     @property
