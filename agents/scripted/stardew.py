@@ -61,6 +61,7 @@ class StardewScript:
 
             self.reader = FrameReader(load_data())  # the game's published maps and art
         self._view: WorldState | None = None
+        self.reset({})
 
     @property
     def state(self) -> WorldState:
@@ -74,32 +75,101 @@ class StardewScript:
     def reset(self, info: dict[str, Any]) -> None:
         if self.reader is not None:
             self.reader.reset()
+        self.target: Tile | None = None  # the obstacle this step's tool use hits
+        self.swings: dict[Tile, int] = {}
+        self.blocked: set[tuple[str, Tile]] = set()  # walked into, though nothing showed
+        self._expect: tuple[str, list[Tile], Tile] | None = None
 
     def act(self, obs: np.ndarray, info: dict[str, Any]) -> str:
         if self.reader is not None:
             self._view = self.reader.read(obs)
+            self._bumped()
+        self.target = None
+        self._ends: dict[str, Tile] = {}
+        self._path: list[Tile] = []
         calls = self.plan()[: self.max_calls]
+        ends = [self._ends[c] for c in calls if c in self._ends]
+        self._expect = (self.state.location, self._path, ends[-1]) if ends else None
         self.sent(calls)
         return "\n".join(calls)
 
+    def _bumped(self) -> None:
+        """A walk that stopped short ran into something the frame did not show (weeds under a
+        tree's crown): the next tile of its path is taken as blocked from now on."""
+        expect = getattr(self, "_expect", None)
+        s = self.state
+        if expect is None or expect[0] != s.location:
+            return
+        _, path, end = expect
+        here = s.current_tile
+        if here != end and here in path and path.index(here) < path.index(end):
+            self.blocked.add((s.location, path[path.index(here) + 1]))
+
     def sent(self, calls: list[str]) -> None:
-        """What this step runs (a frame-reading script remembers what it did)."""
+        """What this step runs. The farmer's own sprite may hide the obstacle it hits: a
+        frame reader counts its swings and takes the obstacle as gone once it has had all
+        the hits it needs."""
+        if self.reader is None or self.target is None:
+            return
+        t = self.target
+        n = self.swings[t] = self.swings.get(t, 0) + calls.count("use_tool()")
+        loc = self.reader.memory[self.state.location]
+        ob = loc.obstacles.get(t)
+        if ob is not None and n >= self.hits_to_clear(ob.kind, ob.hp):
+            for xy in [xy for xy, o in loc.obstacles.items() if o is ob]:
+                del loc.obstacles[xy]
+
+    def hits_to_clear(self, kind: str, hp: int) -> int:
+        data = self.state.data
+        k = data.obstacles[kind]
+        return hp + (data.obstacles[k.becomes].hits if k.becomes else 0)
+
+    def tool_for(self, kind: str) -> str | None:
+        """The farmer's item that breaks ``kind`` (None when it has none, or nothing does)."""
+        s = self.state
+        if s.data.obstacles[kind].hits == 0:
+            return None
+        tools = s.data.obstacles[kind].tools
+        for slot in s.inventory:
+            if slot is not None and s.data.items[slot.item].tool in tools:
+                return slot.item
+        return None
+
+    def hit(self, stand: Tile, target: Tile, item: str) -> list[str]:
+        """Standing on ``stand``: face the obstacle on ``target`` and swing ``item`` at it."""
+        self.target = target
+        d = (target[0] - stand[0], target[1] - stand[1])
+        return [*self.face(d), *self.tool(item), "use_tool()", "use_tool()"]
 
     def plan(self) -> list[str]:
         """The next skill calls (the first ``max_calls`` run this step)."""
         raise NotImplementedError
 
     # ---- planning
-    def passable(self, x: int, y: int, goals: set[Tile] | frozenset[Tile] = frozenset()) -> bool:
-        """Walkable, and not a door or warp (those move the farmer to another map)."""
+    def passable(
+        self,
+        x: int,
+        y: int,
+        goals: set[Tile] | frozenset[Tile] = frozenset(),
+        through: bool = False,
+    ) -> bool:
+        """Walkable, and not a door or warp (those move the farmer to another map);
+        ``through``: an obstacle the farmer can break counts as walkable."""
         s = self.state
         m = s.map()
         if (x, y) not in goals and ((x, y) in m.door_at or (x, y) in m.warp_at):
             return False
+        if (s.location, (x, y)) in self.blocked:
+            return False
+        if through:
+            ob = s.obstacle_at(s.location, x, y)
+            if ob is not None and self.tool_for(ob.kind) is not None:
+                return True
         return not blocked(s, s.location, x, y)
 
-    def route(self, goals: Iterable[Tile]) -> list[Tile] | None:
-        """Shortest 4-connected path from the farmer's tile to any of ``goals`` (inclusive)."""
+    def route(self, goals: Iterable[Tile], through: bool = False) -> list[Tile] | None:
+        """Shortest 4-connected path from the farmer's tile to any of ``goals`` (inclusive);
+        ``through`` lets it cross obstacles the farmer can break."""
         goal_set = set(goals)
         start = self.state.current_tile
         prev: dict[Tile, Tile | None] = {start: None}
@@ -113,7 +183,7 @@ class StardewScript:
                 return path[::-1]
             for dx, dy in _MOVES:
                 nxt = (cur[0] + dx, cur[1] + dy)
-                if nxt not in prev and self.passable(*nxt, goal_set):
+                if nxt not in prev and self.passable(*nxt, goal_set, through):
                     prev[nxt] = cur
                     todo.append(nxt)
         return None
@@ -157,14 +227,18 @@ class StardewScript:
             gap = ((end[0] + 0.5 - x) if d[0] else (end[1] + 0.5 - y)) * (d[0] or d[1])
             if gap > 0.05:
                 calls.append(move(d, gap))
+                self._ends[calls[-1]] = end
             x, y = (end[0] + 0.5, y) if d[0] else (x, end[1] + 0.5)
+        self._path = path
         return calls
 
     def walk_to(self, goals: Iterable[Tile]) -> list[str] | None:
-        """Calls that walk to the nearest of ``goals`` ([] when there; None when unreachable)."""
+        """Calls that walk to the nearest of ``goals`` ([] when there; None when unreachable),
+        clearing the way with the tools when obstacles wall the farmer in."""
+        goals = list(goals)
         path = self.route(goals)
         if path is None:
-            return None
+            return self.clear_way(goals)
         calls = self.walk(path)
         if not calls and len(path) == 1:  # on the tile: centre on it
             p = self.state.player
@@ -175,6 +249,20 @@ class StardewScript:
                         move((d[0] * int(np.sign(off)), d[1] * int(np.sign(off))), abs(off))
                     )
         return calls
+
+    def clear_way(self, goals: list[Tile]) -> list[str] | None:
+        """Walk to the first obstacle on a path through breakable ones and hit it."""
+        path = self.route(goals, through=True)
+        if path is None:
+            return None
+        s = self.state
+        for i, t in enumerate(path[1:], start=1):
+            ob = s.obstacle_at(s.location, *t)
+            if ob is not None:
+                item = self.tool_for(ob.kind)
+                assert item is not None  # the path crosses only breakable obstacles
+                return self.walk(path[:i]) or self.hit(path[i - 1], t, item)
+        return self.walk(path)
 
     def tool(self, item: str) -> list[str]:
         """``select_tool`` of ``item``'s slot, or nothing when it is already in hand."""
@@ -317,19 +405,6 @@ class FarmClearupScript(StardewScript):
     #: Extra tiles of walking an obstacle's hits are worth (trees take 8 swings and energy).
     EFFORT = {"weeds": 0, "twig": 0, "stone": 1, "stump": 3, "tree": 8}
 
-    def hits_to_clear(self, kind: str, hp: int) -> int:
-        data = self.state.data
-        k = data.obstacles[kind]
-        return hp + (data.obstacles[k.becomes].hits if k.becomes else 0)
-
-    def tool_for(self, kind: str) -> str | None:
-        s = self.state
-        tools = s.data.obstacles[kind].tools
-        for slot in s.inventory:
-            if slot is not None and s.data.items[slot.item].tool in tools:
-                return slot.item
-        return None
-
     def pick(self) -> tuple[Tile, Tile, str] | None:
         """(stand tile, obstacle tile, tool item) of the cheapest reachable obstacle."""
         s = self.state
@@ -351,35 +426,12 @@ class FarmClearupScript(StardewScript):
                     best = (cost, (x, y), (x + dx, y + dy), item)
         return None if best is None else best[1:]
 
-    def reset(self, info: dict[str, Any]) -> None:
-        super().reset(info)
-        self.target: Tile | None = None
-        self.swings: dict[Tile, int] = {}
-
-    def sent(self, calls: list[str]) -> None:
-        # The farmer's own sprite may hide the obstacle it hits: a frame reader counts its
-        # swings and takes the obstacle as gone once it has had all the hits it needs.
-        if self.reader is None or self.target is None:
-            return
-        n = self.swings[self.target] = self.swings.get(self.target, 0) + calls.count("use_tool()")
-        loc = self.reader.memory["farm"]
-        ob = loc.obstacles.get(self.target)
-        if ob is not None and n >= self.hits_to_clear(ob.kind, ob.hp):
-            for xy in [xy for xy, o in loc.obstacles.items() if o is ob]:
-                del loc.obstacles[xy]
-
     def plan(self) -> list[str]:
         s = self.state
-        self.target = None
         if s.location != "farm":
             return ["go_through_door()"]
         got = self.pick()
         if got is None:
             return ["move_down(duration=0.3)"]
         stand, target, item = got
-        walk = self.walk_to([stand])
-        if walk:
-            return walk
-        d = (target[0] - stand[0], target[1] - stand[1])
-        self.target = target
-        return [*self.face(d), *self.tool(item), "use_tool()", "use_tool()"]
+        return self.walk_to([stand]) or self.hit(stand, target, item)

@@ -18,9 +18,16 @@ import cv2
 import numpy as np
 
 from gcc_envs.errors import GCCError
-from gcc_envs.games.stardew.sim import layout
+from gcc_envs.games.stardew.sim import art_things, hud, layout
 from gcc_envs.games.stardew.sim.data import GameData, MapData
-from gcc_envs.games.stardew.sim.sprites import CROP_STAGES, TileSet, build_tables, location_keys
+from gcc_envs.games.stardew.sim.sprites import (
+    CROP_STAGES,
+    TileSet,
+    blit,
+    build_tables,
+    location_keys,
+    prepare,
+)
 from gcc_envs.games.stardew.sim.state import (
     INVENTORY,
     LocationState,
@@ -35,6 +42,8 @@ from gcc_envs.games.stardew.vision import Screen, feet
 
 #: The toolbar the skill library documents (``select_tool``): slots 1-6.
 TOOLBAR = ("axe", "hoe", "watering_can", "pickaxe", "scythe", "parsnip_seeds")
+#: Toolbar slots read from the screen.
+TOOLBAR_SLOTS = 12
 #: Pixels per tile of the coarse map search.
 COARSE = 4
 #: Pixels per tile side when tiles are compared with the game's cells.
@@ -60,6 +69,7 @@ class FrameReader:
         self._sets: dict[int, TileSet] = {}
         self._canvas: dict[tuple[str, int, int], tuple[np.ndarray, int]] = {}
         self._cells: dict[int, dict[int, np.ndarray]] = {}
+        self._icon_cache: dict[int, dict[str, np.ndarray]] = {}
         self.reset()
 
     def reset(self) -> None:
@@ -67,6 +77,7 @@ class FrameReader:
         self.layout: dict[str, int] = {}
         self.day = 1
         self._date: np.ndarray | None = None
+        self._items: list[str | None] = list(TOOLBAR)  # until the toolbar is seen: the docs'
 
     # ---- the game's art
     def _tileset(self, tp: int) -> TileSet:
@@ -303,11 +314,12 @@ class FrameReader:
                     loc.obstacles[(ax + i, ay + j)] = ob
 
     def _state(self, location: str, player: Player, scr: Screen) -> WorldState:
+        seen = self._toolbar(scr)
+        if seen is not None:  # the toolbar is on screen: remember what it holds
+            self._items = seen
         inventory: list[Slot | None] = [None] * INVENTORY
-        for i, item in enumerate(TOOLBAR):
-            inventory[i] = Slot(item, 1)
-        if not self._slot_full(scr, len(TOOLBAR) - 1):
-            inventory[len(TOOLBAR) - 1] = None
+        for i, item in enumerate(self._items):
+            inventory[i] = None if item is None else Slot(item, 1)
         return WorldState(
             data=self.data,
             scenario="frame",
@@ -323,21 +335,52 @@ class FrameReader:
             layout=dict(self.layout),
         )
 
-    def _toolbar_top(self, scr: Screen) -> bool:
-        return scr.panel_shown(layout.TOOLBAR_PANEL_TOP) and not scr.panel_shown(
-            layout.TOOLBAR_PANEL
-        )
+    def _toolbar_top(self, scr: Screen) -> bool | None:
+        """Whether the toolbar is drawn at the top, the bottom (False), or not seen (None)."""
+        top = scr.panel_shown(layout.TOOLBAR_PANEL_TOP)
+        bottom = scr.panel_shown(layout.TOOLBAR_PANEL)
+        return None if top == bottom else top
 
-    def _slot_full(self, scr: Screen, i: int) -> bool:
-        """Whether toolbar slot ``i`` shows an item (an empty slot is one flat colour)."""
-        x0, y0, x1, y1 = layout.toolbar_slot(i, self._toolbar_top(scr)).px(scr.w, scr.h)
-        mx, my = (x1 - x0) // 4, (y1 - y0) // 4
-        inner = scr.frame[y0 + my : y1 - my, x0 + mx : x1 - mx].astype(np.float32)
-        return inner.size > 0 and float(inner.std(axis=(0, 1)).max()) > 12.0
+    def _toolbar(self, scr: Screen) -> list[str | None] | None:
+        """The item in each toolbar slot, by matching the game's icons; None when unseen."""
+        top = self._toolbar_top(scr)
+        if top is None:
+            return None
+        sc = min(scr.h / 720.0, scr.w / 1280.0)
+        b = max(1, round(2 * sc))
+        out: list[str | None] = []
+        for i in range(TOOLBAR_SLOTS):
+            x0, y0, x1, y1 = layout.toolbar_slot(i, top).px(scr.w, scr.h)
+            w, h = x1 - x0, y1 - y0
+            size = max(1, round(min(w, h) * 0.78))
+            ix, iy = x0 + (w - size) // 2, y0 + (h - size) // 2 + b
+            crop = scr.frame[iy : iy + size, ix : ix + size].astype(np.float32)
+            if crop.shape[:2] != (size, size):
+                return None
+            best, err = None, float(((crop - np.float32(hud.SLOT)) ** 2).mean())
+            for item, icon in self._icons(size).items():
+                e = float(((crop - icon) ** 2).mean())
+                if e < err:
+                    best, err = item, e
+            out.append(best)
+        return out
+
+    def _icons(self, size: int) -> dict[str, np.ndarray]:
+        """Every item's icon as a toolbar slot shows it (on the slot colour), at ``size`` px."""
+        if size not in self._icon_cache:
+            icons = {}
+            for item in self.data.items.values():
+                img = np.empty((size, size, 3), np.uint8)
+                img[:] = hud.SLOT
+                sprite = prepare(art_things.ICON_PAINTERS[item.icon](item.color), size, size)
+                blit(img, sprite, 0, 0)
+                icons[item.id] = img.astype(np.float32)
+            self._icon_cache[size] = icons
+        return self._icon_cache[size]
 
     def _selected(self, scr: Screen) -> int:
         """The toolbar slot framed in red (the selected one)."""
-        top = self._toolbar_top(scr)
+        top = bool(self._toolbar_top(scr))
         best, red = 0, -1.0
         for i in range(len(TOOLBAR) + 6):
             x0, y0, x1, y1 = layout.toolbar_slot(i, top).px(scr.w, scr.h)
