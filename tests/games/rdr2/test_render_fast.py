@@ -105,3 +105,25 @@ def test_compiled_ray_cast_equals_the_numpy_cast_bit_for_bit(monkeypatch):
         for name in ("dist", "col", "row", "side", "u"):
             a, b = getattr(fast, name), getattr(ref, name)
             assert a.dtype == b.dtype and np.array_equal(a, b), (trial, name)
+
+
+@pytest.mark.skipif(jit.kernel("blend_mask") is None, reason="numba (the fast extra) is missing")
+def test_compiled_text_blend_equals_the_numpy_blend(monkeypatch):
+    from gcc_envs.games.rdr2.sim.text import blend_mask
+
+    rng = np.random.default_rng(9)
+    for _ in range(30):
+        frame = rng.integers(0, 256, (40, 60, 3), dtype=np.uint8)
+        m = (rng.random((int(rng.integers(1, 30)), int(rng.integers(1, 50)))) ** 3 * 255).astype(
+            np.uint8
+        )
+        x, y = int(rng.integers(-20, 55)), int(rng.integers(-20, 35))  # clipped at every edge
+        color = tuple(int(c) for c in rng.integers(0, 256, 3))
+        alpha = float(rng.choice([1.0, 0.8, 0.37, 0.0]))
+        fast = frame.copy()
+        blend_mask(fast, m, x, y, color, alpha)
+        with monkeypatch.context() as mp:
+            mp.setattr(jit, "kernel", lambda name: None)
+            ref = frame.copy()
+            blend_mask(ref, m, x, y, color, alpha)
+        assert np.array_equal(fast, ref)

@@ -118,7 +118,29 @@ def _ground_rows(
             out[r, c] = atlas[base + gid * tt + ((ty & mask) << shift) + (tx & mask)]
 
 
-_PYTHON: dict[str, Callable[..., Any]] = {"cast_rays": _cast_rays, "ground_rows": _ground_rows}
+def _blend_mask(region: np.ndarray, m: np.ndarray, c0: int, c1: int, c2: int, alpha: float) -> None:
+    """``text.blend_mask`` on its clipped region: colour through coverage, uint16 rounding as
+    numpy does it; pixels without coverage keep their value, as they do there."""
+    scale = alpha < 1.0
+    a_max = max(alpha, 0.0)
+    for i in range(region.shape[0]):
+        for j in range(region.shape[1]):
+            a = np.uint16(m[i, j])
+            if scale:
+                a = np.uint16(a * a_max)
+            if a == 0:
+                continue
+            inv = np.uint16(255) - a
+            region[i, j, 0] = (np.uint16(region[i, j, 0]) * inv + np.uint16(c0) * a + 127) // 255
+            region[i, j, 1] = (np.uint16(region[i, j, 1]) * inv + np.uint16(c1) * a + 127) // 255
+            region[i, j, 2] = (np.uint16(region[i, j, 2]) * inv + np.uint16(c2) * a + 127) // 255
+
+
+_PYTHON: dict[str, Callable[..., Any]] = {
+    "cast_rays": _cast_rays,
+    "ground_rows": _ground_rows,
+    "blend_mask": _blend_mask,
+}
 
 
 @functools.cache
