@@ -136,7 +136,43 @@ def _blend_mask(region: np.ndarray, m: np.ndarray, c0: int, c1: int, c2: int, al
             region[i, j, 2] = (np.uint16(region[i, j, 2]) * inv + np.uint16(c2) * a + 127) // 255
 
 
+def _wall_rows(
+    out: np.ndarray,
+    r0: int,
+    bottom: np.ndarray,
+    span: np.ndarray,
+    per_px: np.ndarray,
+    base: np.ndarray,
+    rgb: np.ndarray,
+    t: int,
+    alpha_base: np.ndarray,
+    alpha: np.ndarray,
+    low: bool,
+    dist: np.ndarray,
+    depth_px: np.ndarray,
+    depth_test: bool,
+) -> None:
+    """The per-pixel part of ``scene._paint_walls`` for canvas rows ``r0..``: float32 spans
+    and texel rows as numpy computes them, the texel gathered where the wall covers."""
+    half = np.float32(0.5)
+    for i in range(out.shape[0]):
+        ys = np.float32(r0 + i) + half
+        for c in range(out.shape[1]):
+            below = bottom[c] - ys
+            if not (below > 0.0 and below <= span[c]):
+                continue
+            q = np.int32(below * per_px[c])
+            vrow = (t - 1) - (q & (t - 1))
+            if low:
+                if not alpha[alpha_base[c] + vrow * t]:
+                    continue
+                if depth_test and not dist[c] < depth_px[i, c]:
+                    continue
+            out[i, c] = rgb[base[c] + vrow * t]
+
+
 _PYTHON: dict[str, Callable[..., Any]] = {
+    "wall_rows": _wall_rows,
     "cast_rays": _cast_rays,
     "ground_rows": _ground_rows,
     "blend_mask": _blend_mask,

@@ -141,14 +141,9 @@ def _paint_walls(
     if r1 <= r0:
         return heights
     t = atlas.t
-    ys = np.arange(r0, r1, dtype=np.float32)[:, None] + 0.5
     span = (bottom - top).astype(np.float32)
-    below = bottom.astype(np.float32)[None, :] - ys  # pixels above the wall's foot
-    inside = (below > 0.0) & (below <= span[None, :])
     # texels counted up from the foot; the texture repeats every tex_m metres
     per_px = (heights / tex_m * t / np.maximum(span, 1e-6)).astype(np.float32)
-    q = (below * per_px[None, :]).astype(np.int32)
-    vrow = (t - 1) - (q & (t - 1))
     ucol = np.minimum((hits.u * t).astype(np.int32), t - 1)
     # rock faces slide their texture by a per-cell amount so neighbours do not repeat
     rough = (block == BLOCKS["rock"]) | (block == tx.LEDGE)
@@ -156,6 +151,31 @@ def _paint_walls(
     lvl = cam.fog_level(hits.dist)
     s_count = len(atlas.height)
     base = (((lvl * s_count + slot) * 2 + hits.side) * t * t + ucol).astype(np.int32)
+    compiled = jit.kernel("wall_rows")
+    if compiled is not None:
+        depth_test = low and depth_px is not None
+        compiled(
+            canvas[r0:r1],
+            r0,
+            bottom.astype(np.float32),
+            span,
+            per_px,
+            base,
+            atlas.rgb,
+            t,
+            (slot * t * t + ucol).astype(np.int64),
+            atlas.alpha,
+            low,
+            hits.dist.astype(np.float32),
+            depth_px[r0:r1] if depth_test else np.zeros((1, 1), np.float32),
+            depth_test,
+        )
+        return heights
+    ys = np.arange(r0, r1, dtype=np.float32)[:, None] + 0.5
+    below = bottom.astype(np.float32)[None, :] - ys  # pixels above the wall's foot
+    inside = (below > 0.0) & (below <= span[None, :])
+    q = (below * per_px[None, :]).astype(np.int32)
+    vrow = (t - 1) - (q & (t - 1))
     idx = base[None, :] + vrow * t
     if low:
         inside &= atlas.alpha[(slot * t * t + ucol)[None, :] + vrow * t]
