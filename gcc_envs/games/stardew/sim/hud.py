@@ -30,7 +30,10 @@ TEXT = (70, 28, 12)
 SLOT = (252, 234, 190)
 HOVER = (255, 246, 204)
 RED = (220, 36, 28)
-MAX_PATCHES = 64
+#: HUD patches a simulator keeps (the least recently used go first), and the bytes they may
+#: take: small frames keep thousands, 720p a few hundred.
+MAX_PATCHES = 4096
+MAX_PATCH_BYTES = 32 * 2**20
 
 Painter = Callable[[np.ndarray, float], None]
 
@@ -89,13 +92,15 @@ def _patch(
         return
     patches: dict[Any, np.ndarray] = cache.setdefault("hud", {})
     full = (name, key, w, h)
-    img = patches.get(full)
+    img = patches.pop(full, None)
     if img is None:
-        if len(patches) >= MAX_PATCHES:
-            del patches[next(iter(patches))]
         img = np.empty((y1 - y0, x1 - x0, 3), np.uint8)
         paint(img, _scale(frame))
-        patches[full] = img
+        size = cache.get("hud_bytes", 0) + img.nbytes
+        while patches and (size > MAX_PATCH_BYTES or len(patches) >= MAX_PATCHES):
+            size -= patches.pop(next(iter(patches))).nbytes  # the least recently used
+        cache["hud_bytes"] = size
+    patches[full] = img  # most recently used last
     frame[y0:y1, x0:x1] = img
 
 
