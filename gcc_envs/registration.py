@@ -174,6 +174,9 @@ def register_all() -> None:
             nondeterministic=GAMES[row.game].default_backend != "sim",
             kwargs={"game": row.game, "task": row.task},
         )
+    from gcc_envs.apps.software.registry import register_twins  # temporary (until SPECS)
+
+    register_twins()
 
 
 def env_ids(default_backend: str | None = None) -> list[str]:
