@@ -11,7 +11,11 @@ import gymnasium as gym
 from gcc_envs.core.spec import SuiteSpec, load
 
 #: The software twins' suites (``module:SUITE``).
-SUITES = ("gcc_envs.apps.chrome:SUITE", "gcc_envs.apps.meitu:SUITE")
+SUITES = (
+    "gcc_envs.apps.chrome:SUITE",
+    "gcc_envs.apps.meitu:SUITE",
+    "gcc_envs.apps.outlook:SUITE",
+)
 
 
 def register_twins() -> None:
