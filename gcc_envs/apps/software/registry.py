@@ -15,6 +15,7 @@ SUITES = (
     "gcc_envs.apps.chrome:SUITE",
     "gcc_envs.apps.meitu:SUITE",
     "gcc_envs.apps.outlook:SUITE",
+    "gcc_envs.apps.capcut:SUITE",
 )
 
 

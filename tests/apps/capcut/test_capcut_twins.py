@@ -1,0 +1,115 @@
+"""The CapCut twins on a real Shotcut: a scripted solution succeeds, doing nothing and a
+plausible wrong end state (an export without the music, a cut at the wrong second) fail.
+
+The scripts are keyboard-and-mouse events through the env: Shotcut's shortcuts (Ctrl+O,
+``k`` pause, ``i``/``o`` in and out points, ``a`` append, Ctrl+U audio track), its player's
+time field and its Export panel, at their places on the 1280x800 screen.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Sequence
+
+import gymnasium as gym
+import pytest
+
+import gcc_envs  # noqa: F401 - registers the ids
+from gcc_envs import Click, Hotkey, KeyPress, TypeText, Wait
+from gcc_envs.apps.capcut.media import FPS
+from gcc_envs.apps.software.reading import ANSWER
+
+pytestmark = [
+    pytest.mark.desktop,
+    pytest.mark.slow,
+    pytest.mark.timeout(240),
+    pytest.mark.skipif(shutil.which("Xvfb") is None, reason="Xvfb is not installed"),
+    pytest.mark.skipif(shutil.which("shotcut") is None, reason="Debian package shotcut missing"),
+]
+SEED = 7
+PLAYER = Click(780, 270)  # the player's picture: gives it the keyboard
+
+
+def seek(seconds: float) -> list:
+    s, f = int(seconds), round((seconds - int(seconds)) * FPS)
+    return [Click(692, 426, "left", 3), Wait(0.3), Hotkey(("ctrl", "a")),
+            TypeText(f"00:00:{s:02d}:{f:02d}", 0.03), KeyPress("enter"), Wait(0.8), PLAYER]  # fmt: skip
+
+
+def export(name: str) -> list:
+    return [Click(1077, 114), Wait(1.5), Click(306, 434), Wait(2.0), Hotkey(("ctrl", "a")),
+            TypeText(name, 0.03), KeyPress("enter"), Wait(4.0)]  # fmt: skip
+
+
+def open_file(path: str) -> list:
+    return [Hotkey(("ctrl", "o")), Wait(2.0), Hotkey(("ctrl", "a")), TypeText(path, 0.02),
+            KeyPress("enter"), Wait(2.0), PLAYER, KeyPress("k")]  # fmt: skip
+
+
+def act(env: gym.Env, steps: Sequence[list]) -> dict:
+    info: dict = {}
+    for events in steps:
+        _, _, terminated, _, info = env.step(events)
+        assert info["last_action_error"] is None, info["last_action_error"]
+        if terminated:
+            break
+    return info
+
+
+def settle(env: gym.Env, seconds: int) -> dict:
+    info: dict = {}
+    for _ in range(seconds):
+        _, _, terminated, _, info = env.step(Wait(1.0))
+        if terminated:
+            break
+    return info
+
+
+@pytest.fixture
+def make():
+    made: list[gym.Env] = []
+
+    def _make(env_id: str) -> gym.Env:
+        env = gym.make(env_id)
+        made.append(env)
+        env.reset(seed=SEED)
+        assert not settle(env, 2)["success"], "doing nothing succeeded"
+        return env
+
+    yield _make
+    for env in made:
+        env.close()
+
+
+def done(env: gym.Env, info: dict, seconds: int = 10) -> bool:
+    return bool(info["success"] or settle(env, seconds)["success"])
+
+
+def test_add_music_wants_the_music_in_the_export(make):
+    env = make("GCC/CapCut-ImportAddMusicExport")
+    home = str(env.unwrapped.session.home)
+    video = [Wait(1.0), *open_file(f"{home}/Videos/A_cradle.mp4"), KeyPress("a"), Wait(1.5)]
+    assert not act(env, [video, export("silent.mp4"), [Wait(4.0)]])["success"]
+    music = [Hotkey(("ctrl", "u")), Wait(1.0), *open_file(f"{home}/Music/music.wav"), Wait(0.5)]
+    a1 = [Click(600, 690), Wait(0.5), KeyPress("a"), Wait(1.5)]  # the audio track, then append
+    assert done(env, act(env, [music, a1, export("with-music.mp4")]))
+
+
+def test_trim_wants_one_to_five_seconds_not_just_the_end_cut(make):
+    env = make("GCC/CapCut-TrimFirstAndLast")
+    start = [Wait(1.0), PLAYER, Wait(0.3), KeyPress("k"), Wait(0.5)]
+    out5 = [*seek(5.0), KeyPress("o"), Wait(0.5)]
+    assert not act(env, [start, out5, export("cut-end.mp4"), [Wait(3.0)]])["success"]
+    in1 = [*seek(1.0), KeyPress("i"), Wait(0.5)]
+    assert done(env, act(env, [in1, export("trimmed.mp4")]))
+
+
+def test_cut_at_goal_wants_the_goal_second_not_later(make):
+    env = make("GCC/CapCut-CutAtGoal")
+    goal = json.loads((env.unwrapped.session.home / ANSWER).read_text())["goal_s"]
+    start = [Wait(1.0), PLAYER, Wait(0.3), KeyPress("k"), Wait(0.5)]
+    late = [*seek(goal + 1.5), KeyPress("o"), Wait(0.5)]
+    assert not act(env, [start, late, export("late.mp4"), [Wait(3.0)]])["success"]
+    right = [*seek(goal), KeyPress("o"), Wait(0.5)]
+    assert done(env, act(env, [right, export("goal.mp4")]))
