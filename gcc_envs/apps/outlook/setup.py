@@ -20,7 +20,7 @@ from typing import Any
 
 from gcc_envs.apps.outlook.mailbox import BORJE, ME, make_mailbox, write_maildir
 from gcc_envs.apps.outlook.servers import DOVECOT_IMAP
-from gcc_envs.apps.software.pdf import text_pdf
+from gcc_envs.apps.software.pdf import aws_bill
 from gcc_envs.apps.software.reading import write_answer
 from gcc_envs.errors import GCCError
 
@@ -52,11 +52,6 @@ namespace inbox {{
   }}
 }}
 """
-
-
-def bill(seed: int, year: int = 2024) -> bytes:
-    return text_pdf([f"AWS bill {year}-03", f"Account 4821-{seed % 10000:04d}",
-                     "Amazon EC2: 41.20 USD", "Amazon S3: 3.07 USD", "Total: 44.27 USD"])  # fmt: skip
 
 
 def _traversable(session: Any, path: Path) -> None:
@@ -94,8 +89,8 @@ def mail_server(session: Any) -> None:
                          port=imap)  # fmt: skip
     session.start_server([*py, "smtp", "--port", str(smtp), "--spool", str(session.home / SPOOL)],
                          port=smtp)  # fmt: skip
-    (session.home / "Desktop" / "aws-bill.pdf").write_bytes(bill(seed))
-    (session.home / "Desktop" / "aws-bill-2023.pdf").write_bytes(bill(seed, 2023))
+    (session.home / "Desktop" / "aws-bill.pdf").write_bytes(aws_bill(seed))
+    (session.home / "Desktop" / "aws-bill-2023.pdf").write_bytes(aws_bill(seed, 2023))
     session.files["aws-bill.pdf"] = session.home / "Desktop" / "aws-bill.pdf"
     from gcc_envs.apps.outlook.mailbox import headers_of
 

@@ -16,6 +16,7 @@ SUITES = (
     "gcc_envs.apps.meitu:SUITE",
     "gcc_envs.apps.outlook:SUITE",
     "gcc_envs.apps.capcut:SUITE",
+    "gcc_envs.apps.feishu:SUITE",
 )
 
 

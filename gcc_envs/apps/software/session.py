@@ -199,3 +199,11 @@ class TwinSession:
             return p.read_bytes()
         except OSError as e:
             raise GCCError(f"cannot read {path} in the episode's home: {e}") from e
+
+    # ------------------------------------------------------------------ setup helpers
+    def press(self, key: str) -> None:
+        """Tap ``key`` on the display (setup only: to dismiss a program's start-up notice)."""
+        stroke = self.x.stroke(key)
+        self.x.key(stroke.keycode, True)
+        time.sleep(0.03)
+        self.x.key(stroke.keycode, False)
