@@ -6,9 +6,12 @@ suite's env class with ``suite=`` and ``task=``, step limit from the task table.
 
 from __future__ import annotations
 
+from typing import Any
+
 import gymnasium as gym
 
 from gcc_envs.core.spec import SuiteSpec, load
+from gcc_envs.errors import GCCError
 
 #: The software twins' suites (``module:SUITE``).
 SUITES = (
@@ -29,8 +32,23 @@ def register_twins() -> None:
                 continue
             gym.register(
                 id=env_id,
-                entry_point=suite.env_class,
+                entry_point="gcc_envs.apps.software.registry:make_software_env",
                 max_episode_steps=row.max_steps,
                 nondeterministic=True,
                 kwargs={"suite": path, "task": row.key},
             )
+
+
+def make_software_env(*, suite: str, task: str, backend: str | None = None, **kwargs: Any):
+    """A twin on Linux (``backend=None``/``"twin"``) or the real app (``backend="desktop"``,
+    which needs ``judge=``: see :mod:`gcc_envs.apps.software.live_env`)."""
+    if backend in (None, "twin"):
+        spec: SuiteSpec = load(suite)
+        return load(spec.env_class)(suite=suite, task=task, **kwargs)
+    if backend == "desktop":
+        from gcc_envs.apps.software.live_env import LiveEnv
+
+        return LiveEnv(suite, task, **kwargs)
+    raise GCCError(
+        f"backend must be 'twin' (Linux twin) or 'desktop' (the real app), got {backend!r}"
+    )
