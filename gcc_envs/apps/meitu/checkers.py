@@ -7,6 +7,8 @@ and the stickers folder not). Each checker passes when one output shows the task
 
 from __future__ import annotations
 
+import struct
+import zlib
 from collections.abc import Iterator
 
 import cv2
@@ -25,6 +27,8 @@ IMAGE_EXT = (".jpg", ".jpeg", ".png", ".webp", ".tif", ".tiff", ".bmp")
 
 def decode(data: bytes) -> np.ndarray | None:
     """RGB or RGBA uint8 of an image file's bytes (None when it is not an image)."""
+    if not data:  # a file being written
+        return None
     img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_UNCHANGED)
     if img is None or img.ndim != 3 and img.ndim != 2:
         return None
@@ -145,7 +149,7 @@ def collage(probe: DesktopProbe, pictures: int = 3, max_overlap: float = 0.1) ->
                 continue
             try:
                 xcf = read_xcf(probe.read_file(f"{folder}/{name}"))
-            except (DataError, ValueError, IndexError, KeyError):
+            except (DataError, ValueError, IndexError, KeyError, struct.error, zlib.error):
                 continue
             if _is_collage(xcf, photos, pictures, max_overlap):
                 return 1.0

@@ -15,8 +15,8 @@ import pytest
 
 import gcc_envs  # noqa: F401 - registers the ids
 from agents.cradle.testing import FakeOpenAI
-from gcc_envs.apps.software.lmm_judge import LMMJudge, make_live_judge
 from gcc_envs.apps.software.live import load_profiles, profile
+from gcc_envs.apps.software.lmm_judge import LMMJudge, make_live_judge
 from gcc_envs.errors import GCCError
 
 
