@@ -13,6 +13,7 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
+from gcc_envs.apps.capcut.frames import STICKER_EVERY
 from gcc_envs.apps.capcut.media import FPS
 from gcc_envs.apps.software.reading import answer, files_in
 from gcc_envs.core.probe import DesktopProbe
@@ -95,7 +96,7 @@ def with_sticker(probe: DesktopProbe, kind: str = "face", min_s: float = 1.0) ->
             err = f.get("stickers")
             if err and err[kind] <= 30.0 and err[kind] == min(err.values()):
                 hits += 1
-        if hits * 5 / (rep["fps"] or FPS) >= min_s:
+        if hits * STICKER_EVERY / (rep["fps"] or FPS) >= min_s:
             return 1.0
     return 0.0
 

@@ -16,6 +16,9 @@ import numpy as np
 
 from gcc_envs.apps.capcut.media import STICKERS, STRIP, read_index, sticker
 
+#: Sticker matching on every n-th frame only (it is the slow part).
+STICKER_EVERY = 10
+
 
 def probe_streams(path: str) -> dict[str, Any]:
     r = subprocess.run(["ffprobe", "-v", "error", "-show_entries",
@@ -37,9 +40,9 @@ def loudness(path: str) -> float | None:
 def sticker_error(frame: np.ndarray, kind: str) -> float:
     """Least RMS error of ``kind`` pasted on ``frame`` (a few scales)."""
     best = np.inf
-    for scale in (1.0, 0.75, 0.5, 1.5):
+    for scale in (0.5, 1.0, 1.5, 2.0, 3.0):
         t = cv2.resize(sticker(kind), None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-        if t.shape[0] >= frame.shape[0] or t.shape[1] >= frame.shape[1]:
+        if t.shape[0] > frame.shape[0] or t.shape[1] > frame.shape[1]:
             continue
         m = np.repeat((t[..., 3:] > 200).astype(np.float32), 3, 2)
         res = cv2.matchTemplate(frame.astype(np.float32), t[..., :3].astype(np.float32),
@@ -63,7 +66,7 @@ def read(path: str, stickers: bool = False) -> dict[str, Any]:
         small = cv2.resize(rgb, (320, 240), interpolation=cv2.INTER_AREA)
         f: dict[str, Any] = {"t": i / fps, "index": read_index(small),
                              "mean": [float(v) for v in small[STRIP + 4 :].mean((0, 1))]}  # fmt: skip
-        if stickers and i % 5 == 0:
+        if stickers and i % STICKER_EVERY == 0:
             f["stickers"] = {k: sticker_error(small, k) for k in STICKERS}
         frames.append(f)
         i += 1

@@ -17,6 +17,7 @@ import socket
 import subprocess
 import tempfile
 import time
+import weakref
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,12 @@ from gcc_envs.core.probe import RunResult
 from gcc_envs.errors import BackendError, GCCError
 
 log = logging.getLogger(__name__)
+
+
+def _stop_all(procs: list[subprocess.Popen[bytes]], tmp: Path) -> None:
+    while procs:
+        stop_group(procs.pop())
+    shutil.rmtree(tmp, ignore_errors=True)
 
 
 def port_open(port: int, host: str = "127.0.0.1") -> bool:
@@ -71,6 +78,8 @@ class TwinSession:
         self._procs: list[subprocess.Popen[bytes]] = []
         self._closers: list[Callable[[], None]] = []
         self._closed = False
+        # stopped even when the env is never closed (a crash, a forgotten close)
+        self._finalizer = weakref.finalize(self, _stop_all, self._procs, self._tmp)
 
     # ------------------------------------------------------------------ DesktopSession
     def _popen(self, argv: Sequence[str], log_name: str) -> subprocess.Popen[bytes]:
@@ -168,6 +177,7 @@ class TwinSession:
         self._closed = True
         while self._procs:
             stop_group(self._procs.pop())
+        self._finalizer.detach()
         for fn in reversed(self._closers):
             try:
                 fn()

@@ -45,7 +45,8 @@ def cases(goal_frames: int) -> dict[str, tuple[str, dict, list[str], list[str]]]
 def melt(session: TwinSession, args: list[str], out: str) -> None:
     argv = ["melt", "-silent", *args, "-consumer", f"avformat:{out}", "vcodec=libx264",
             "acodec=aac", "real_time=0"]  # fmt: skip
-    r = subprocess.run(argv, cwd=session.home, env=session.env, capture_output=True, timeout=120)
+    env = {**session.env, "QT_QPA_PLATFORM": "offscreen"}  # the image producer needs no display
+    r = subprocess.run(argv, cwd=session.home, env=env, capture_output=True, timeout=120)
     assert r.returncode == 0, r.stderr.decode()[-800:]
 
 

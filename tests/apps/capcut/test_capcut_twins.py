@@ -16,7 +16,7 @@ import gymnasium as gym
 import pytest
 
 import gcc_envs  # noqa: F401 - registers the ids
-from gcc_envs import Click, Hotkey, KeyPress, TypeText, Wait
+from gcc_envs import Click, DragTo, Hotkey, KeyPress, MoveTo, TypeText, Wait
 from gcc_envs.apps.capcut.media import FPS
 from gcc_envs.apps.software.reading import ANSWER
 
@@ -113,3 +113,27 @@ def test_cut_at_goal_wants_the_goal_second_not_later(make):
     assert not act(env, [start, late, export("late.mp4"), [Wait(3.0)]])["success"]
     right = [*seek(goal), KeyPress("o"), Wait(0.5)]
     assert done(env, act(env, [right, export("goal.mp4")]))
+
+
+def test_transition_wants_a_blend_between_the_clips_not_a_hard_cut(make):
+    env = make("GCC/CapCut-AddTransitionExport")
+    home = str(env.unwrapped.session.home)
+    project = [Wait(1.0), *open_file(f"{home}/Videos/first.mlt"), Wait(0.5)]
+    assert not act(env, [project, export("hard-cut.mp4"), [Wait(4.0)]])["success"]
+    # clip 2 dragged one second (25 px at this zoom) onto clip 1: Shotcut makes a transition
+    overlap = [MoveTo(300, 620), DragTo(272, 620, "left", 1.5), Wait(1.5)]
+    assert done(env, act(env, [overlap, export("transition.mp4")]))
+
+
+def test_face_sticker_wants_the_face_not_another_sticker(make):
+    env = make("GCC/CapCut-AddFaceStickerExport")
+    home = str(env.unwrapped.session.home)
+
+    def on_v2(kind: str) -> list:  # the sticker appended to a new track above the video
+        return [[Hotkey(("ctrl", "i")), Wait(1.0), *open_file(f"{home}/Pictures/Stickers/{kind}.png")],
+                [Click(250, 610), Wait(0.5), KeyPress("a"), Wait(1.5)]]  # fmt: skip
+
+    project = [Wait(1.0), *open_file(f"{home}/Videos/first.mlt"), Wait(0.5)]
+    assert not act(env, [project, *on_v2("star"), export("star.mp4"), [Wait(5.0)]])["success"]
+    undo = [Hotkey(("ctrl", "z")), Wait(0.5), Hotkey(("ctrl", "z")), Wait(0.5)]  # append, track
+    assert done(env, act(env, [undo, *on_v2("face"), export("face.mp4")]), 15)
