@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from gcc_envs.apps.software.tables import load_tasks
-from gcc_envs.core.spec import SuiteSpec
+from gcc_envs.core.spec import SuiteSpec, TaskSpec
 
 SUITE = SuiteSpec(
     key="feishu",
@@ -25,3 +25,9 @@ SUITE = SuiteSpec(
     env_class="gcc_envs.apps.software.twin_env:TwinEnv",
     setup_steps="gcc_envs.apps.feishu.setup:setup_steps",
 )
+
+#: Tasks with no Linux twin: registered for the real app only (``backend="desktop"``).
+LIVE_ONLY = (
+    TaskSpec("meet_now", "MeetNow", max_steps=20, instruction="Create a new meeting and meet now.",
+             expected_steps=3),
+)  # fmt: skip

@@ -50,7 +50,13 @@ class LiveEnv(GCCEnv):
         spec = load(suite)
         if not isinstance(spec, SuiteSpec):
             raise GCCError(f"{suite!r} is not a SuiteSpec")
-        self.row = spec.task(task or spec.tasks[0].key)
+        from gcc_envs.apps.software.registry import live_only
+
+        rows = {t.key: t for t in (*spec.tasks, *live_only(suite))}
+        key = task or spec.tasks[0].key
+        if key not in rows:
+            raise GCCError(f"unknown {spec.title} task {key!r}; known: {sorted(rows)}")
+        self.row = rows[key]
         self.app = app or profile(spec.key)
         self.judge = make_live_judge(judge or "")
         backend = DesktopBackend(obs_size, display=display, pause="none", judge=self.judge)

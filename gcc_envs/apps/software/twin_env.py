@@ -2,7 +2,7 @@
 
 Temporary stand-in for the seam's generic ``SuiteEnv``: it runs a :class:`SuiteTask`'s setup
 steps on a fresh :class:`~.session.TwinSession` (its own Xvfb + openbox through the desktop
-backend), then judges each step with the suite's checker through the same object as a probe.
+backend), then judges the end state with the suite's checker through the same object as a probe.
 """
 
 from __future__ import annotations
@@ -60,18 +60,18 @@ COMMON_STEPS: Mapping[str, Step] = {
 
 
 class CheckedTask(Task):
-    """A suite task whose checker reads the session: success when the score reaches 1."""
+    """A suite task: nothing is claimed while it runs; its checker judges the end state."""
 
     def __init__(self, row: SuiteTask, checker: Callable[..., float | bool]) -> None:
         self.row, self.checker = row, checker
         self.name, self.instruction, self.max_steps = row.name, row.instruction, row.max_steps
 
     def evaluate(self, probe: Any) -> TaskStatus:
-        if probe is None:
-            return TaskStatus()
-        score = float(self.checker(probe, **self.row.checker_args))
-        score = min(max(score, 0.0), 1.0)
-        return TaskStatus(progress=score, success=score >= 1.0)
+        return TaskStatus()
+
+    def score(self, probe: Any) -> float:
+        """The checker's score of the desktop now, in [0, 1]."""
+        return min(max(float(self.checker(probe, **self.row.checker_args)), 0.0), 1.0)
 
 
 class TwinEnv(GCCEnv):
@@ -80,7 +80,7 @@ class TwinEnv(GCCEnv):
     ## Description
     One task of a software suite (its ``tasks.toml``): at reset a fresh home folder, the
     setup's programs and loopback servers, and the seed's variation of the task's content;
-    each step a checker reads the real end state (files, servers' records, preferences).
+    at the end a checker reads the real end state (files, servers' records, preferences).
 
     ## Action Space
     ``action_mode="event"``: one computer_13 operation per step; every step also takes a
@@ -91,14 +91,15 @@ class TwinEnv(GCCEnv):
     ``obs_size`` (default 720×1280 of a 1280×720 screen... see ``screen_size``).
 
     ## Rewards
-    1 once on success (the checker's score reaches 1), else 0.
+    1 at the end when the checker scores 1, else 0 (``info["score"]`` holds its score).
 
     ## Starting State
     The programs of the task's setup, started afresh in a new home on every reset.
 
     ## Episode End
-    Terminated on success or ``DONE``/``FAIL``; truncated at the task's ``max_steps``.
-    ``info["metrics"]["efficiency"]`` = expected human steps / steps on success, else 0.
+    Terminated on the agent's ``DONE``/``FAIL`` or at the task's ``max_steps``; then the
+    checker reads the end state (``info["score"]``, ``info["success"]``), as the seam's
+    ``SuiteEnv`` does. ``info["metrics"]["efficiency"]`` = expected steps / steps on success.
 
     ## Arguments
     ``suite`` (``"module:SUITE"``), ``task`` (its key), ``obs_size``, ``screen_size``
@@ -177,16 +178,28 @@ class TwinEnv(GCCEnv):
         info["setup_s"] = self.setup_s
         return obs, info
 
+    def score(self) -> float:
+        """What the task's checker says of the desktop now (the end state if it ended here)."""
+        if self.session is None:
+            raise GCCError("call reset() first: there is no episode to score")
+        assert isinstance(self.task, CheckedTask)
+        return self.task.score(self.session)
+
     def step(self, action: Any) -> tuple[np.ndarray, SupportsFloat, bool, bool, dict[str, Any]]:
         obs, reward, terminated, truncated, info = super().step(action)
-        steps = self._steps
-        expected = self.row.expected_steps
-        ok = bool(info.get("success"))
+        steps, expected = self._steps, self.row.expected_steps
+        if terminated or truncated or steps >= self.row.max_steps:  # the end: judge it
+            score = self.score()
+            info["score"] = score
+            if score >= 1.0:
+                info["success"], reward = True, float(reward) + self.task.success_reward
+                info.pop("failure", None)
+            terminated = terminated or not truncated
         info["metrics"] = {
             **info["metrics"],
             "steps": steps,
             "expected_steps": expected,
-            "efficiency": (expected / steps) if ok and expected and steps else 0.0,
+            "efficiency": (expected / steps) if info["success"] and expected else 0.0,
         }
         return obs, reward, terminated, truncated, info
 

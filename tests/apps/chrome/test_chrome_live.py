@@ -88,3 +88,14 @@ def test_the_live_env_drives_the_real_browser_and_the_judge_decides_at_the_end(s
             live.close()
     finally:
         twin.close()
+
+
+def test_meet_now_is_live_only_it_refuses_a_twin_and_builds_for_the_real_app():
+    with pytest.raises(GCCError, match="no Linux twin"):
+        gym.make("GCC/Feishu-MeetNow")
+    env = gym.make("GCC/Feishu-MeetNow", backend="desktop", judge="human")
+    try:  # nothing starts before reset: the real Feishu is on the user's machine
+        assert env.unwrapped.row.instruction == "Create a new meeting and meet now."
+        assert env.unwrapped.app.name == "Feishu"
+    finally:
+        env.close()

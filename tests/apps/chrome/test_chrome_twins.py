@@ -60,6 +60,23 @@ def settle(env: gym.Env, seconds: float) -> dict:
     return info
 
 
+def passes(env: gym.Env, steps: Sequence[list]) -> bool:
+    """Act out ``steps``; whether the task's checker passes the desktop as it is now."""
+    act(env, steps)
+    return env.unwrapped.score() >= 1.0
+
+
+def done(env: gym.Env, seconds: int = 10) -> bool:
+    """Wait up to ``seconds`` for the end state (a file still being written), then say DONE:
+    whether the env judges the episode a success (the checker at the episode's end)."""
+    for _ in range(seconds):
+        if env.unwrapped.score() >= 1.0:
+            break
+        env.step(Wait(1.0))
+    _, _, terminated, _, info = env.step("DONE")
+    return bool(terminated and info["success"] and info["metrics"]["efficiency"] > 0)
+
+
 def answer(env: gym.Env) -> dict:
     return json.loads((env.unwrapped.session.home / ANSWER).read_text())
 
@@ -71,9 +88,9 @@ def make():
     def _make(env_id: str) -> gym.Env:
         env = gym.make(env_id)
         made.append(env)
-        _, info = env.reset(seed=SEED)
-        assert not info["success"]
-        assert not settle(env, 2)["success"], "doing nothing succeeded"
+        env.reset(seed=SEED)
+        settle(env, 2)
+        assert env.unwrapped.score() == 0.0, "doing nothing succeeded"
         return env
 
     yield _make
@@ -85,15 +102,14 @@ def test_save_paper_pdf_wants_the_articles_pdf_not_a_look_alikes(make):
     env = make("GCC/Chrome-SavePaperPDF")
     site = json.loads((env.unwrapped.session.home / ".local/share/gcc-sites/site.json").read_text())
     decoy = next(p for pid, p in site["papers"].items() if pid != "2403.03186")
-    wrong = act(env, [go("Towards General Computer Control"), follow(decoy["title"]),
-                      [Wait(1.5), *follow("View PDF")]])  # fmt: skip
-    assert not settle(env, 3)["success"], "a look-alike's PDF counted"
-    info = act(env, [go("Towards General Computer Control"),
-                     follow("Towards General Computer Control: A Multimodal"),
-                     [Wait(1.5), *follow("View PDF")]])  # fmt: skip
-    info = info if info["success"] else settle(env, 10)
-    assert info["success"] and not wrong["success"]
-    assert info["metrics"]["efficiency"] > 0
+    act(env, [go("Towards General Computer Control"), follow(decoy["title"]),
+              [Wait(1.5), *follow("View PDF")]])  # fmt: skip
+    settle(env, 3)
+    assert env.unwrapped.score() == 0.0, "a look-alike's PDF counted"
+    act(env, [go("Towards General Computer Control"),
+              follow("Towards General Computer Control: A Multimodal"),
+              [Wait(1.5), *follow("View PDF")]])  # fmt: skip
+    assert done(env)
 
 
 def test_post_on_twitter_wants_the_exact_text_posted(make):
@@ -102,26 +118,26 @@ def test_post_on_twitter_wants_the_exact_text_posted(make):
     wrong = [
         e if not isinstance(e, TypeText) else TypeText("It is a good day.", 0.01) for e in post
     ]
-    assert not act(env, [go("twitter.com"), wrong, [Wait(1.0)]])["success"]
+    assert not passes(env, [go("twitter.com"), wrong, [Wait(1.0)]])
     right = [e if not isinstance(e, TypeText) else TypeText("It's a good day.", 0.01) for e in post]
-    info = act(env, [go("twitter.com"), right])
-    assert (info if info["success"] else settle(env, 5))["success"]
+    act(env, [go("twitter.com"), right])
+    assert done(env, 5)
 
 
 def test_open_last_closed_page_wants_the_last_one_not_the_one_before(make):
     env = make("GCC/Chrome-OpenLastClosedPage")
     first, last = answer(env)["closed"]
     assert first != last
-    assert not act(env, [[Hotkey(("ctrl", "t")), *go(first)], [Wait(1.0)]])["success"]
-    info = act(env, [[Hotkey(("ctrl", "shift", "t")), Wait(1.0)]])
-    assert (info if info["success"] else settle(env, 5))["success"]
+    assert not passes(env, [[Hotkey(("ctrl", "t")), *go(first)], [Wait(1.0)]])
+    act(env, [[Hotkey(("ctrl", "shift", "t")), Wait(1.0)]])
+    assert done(env, 5)
 
 
 def test_github_homepage_wants_tellarins_profile_not_a_look_alike(make):
     env = make("GCC/Chrome-GoToGitHubHomepage")
-    assert not act(env, [go("github.com/tellarin-dev"), [Wait(1.0)]])["success"]
-    info = act(env, [go("tellarin github"), follow("tellarin (B"), [Wait(1.5)]])
-    assert (info if info["success"] else settle(env, 5))["success"]
+    assert not passes(env, [go("github.com/tellarin-dev"), [Wait(1.0)]])
+    act(env, [go("tellarin github"), follow("tellarin (B"), [Wait(1.5)]])
+    assert done(env, 5)
 
 
 MODE = Click(914, 345)  # the Mode list of chrome://settings/appearance on the 1280x800 screen
@@ -132,11 +148,12 @@ def test_dark_mode_wants_dark_not_light(make):
     light = [MODE, Wait(0.5), KeyPress("up"), KeyPress("up"), KeyPress("enter")]
     act(env, [go("chrome://settings/appearance"), light])
     prefs = env.unwrapped.session.home / ".config/chromium/Default/Preferences"
-    assert not settle(env, 13)["success"], "light mode counted as dark"
+    settle(env, 13)
+    assert env.unwrapped.score() == 0.0, "light mode counted as dark"
     assert json.loads(prefs.read_text())["browser"]["theme"]["color_scheme2"] == 1
     dark = [MODE, Wait(0.5), KeyPress("down"), KeyPress("enter")]
-    info = act(env, [dark])
-    assert (info if info["success"] else settle(env, 15))["success"]
+    act(env, [dark])
+    assert done(env, 15)
 
 
 def test_the_local_web_and_devtools_bind_loopback_and_are_gone_after_close():

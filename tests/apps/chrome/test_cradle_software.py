@@ -75,7 +75,7 @@ def model(actions: list[str]):
             return "Success: yes\nCause: none\nContinue: yes"
         if module == "task_inference":
             return "Task: do the next step of the task\nHorizon: short\nSummary: in progress."
-        code = queue.popleft() if queue else "wait(seconds=1)"
+        code = queue.popleft() if queue else "wait(seconds=4)\ntask_done()"  # let saves finish
         return f"Reasoning: the next step of the task.\nAction:\n```python\n{code}\n```"
 
     return reply
@@ -110,7 +110,7 @@ def test_cradle_does_one_task_of_each_app_through_the_software_prompts(env_id, m
             assert code.count("\n") <= 8  # two skill calls, each a few pyautogui lines
             obs, _, terminated, truncated, info = env.step(code)
             assert info["last_action_error"] is None, (code, info["last_action_error"])
-            if info["success"] or terminated or truncated:
+            if terminated or truncated:
                 success = bool(info["success"])
                 break
         assert success, f"{env_id} not done; last code {code!r}"

@@ -58,6 +58,23 @@ def settle(env: gym.Env, seconds: int) -> dict:
     return info
 
 
+def passes(env: gym.Env, steps: Sequence[list]) -> bool:
+    """Act out ``steps``; whether the task's checker passes the desktop as it is now."""
+    act(env, steps)
+    return env.unwrapped.score() >= 1.0
+
+
+def done(env: gym.Env, seconds: int = 5) -> bool:
+    """Wait up to ``seconds`` for the end state (a file still being written), then say DONE:
+    whether the env judges the episode a success (the checker at the episode's end)."""
+    for _ in range(seconds):
+        if env.unwrapped.score() >= 1.0:
+            break
+        env.step(Wait(1.0))
+    _, _, terminated, _, info = env.step("DONE")
+    return bool(terminated and info["success"] and info["metrics"]["efficiency"] > 0)
+
+
 @pytest.fixture
 def make():
     made: list[gym.Env] = []
@@ -66,16 +83,13 @@ def make():
         env = gym.make(env_id)
         made.append(env)
         env.reset(seed=SEED)
-        assert not settle(env, 2)["success"], "doing nothing succeeded"
+        settle(env, 2)
+        assert env.unwrapped.score() == 0.0, "doing nothing succeeded"
         return env
 
     yield _make
     for env in made:
         env.close()
-
-
-def done(env: gym.Env, info: dict, seconds: int = 5) -> bool:
-    return bool(info["success"] or settle(env, seconds)["success"])
 
 
 @needs_orage
@@ -86,35 +100,37 @@ def test_focus_time_wants_that_title_today(make):
         return [Click(545, 329), Wait(1.0), Click(572, 354), Wait(2.0), TypeText(title, 0.02),
                 Wait(0.3), Click(26, 66), Wait(1.5)]  # fmt: skip
 
-    assert not act(env, [appointment("Focus")])["success"]
+    assert not passes(env, [appointment("Focus")])
     ics = (env.unwrapped.session.home / ".local/share/orage/orage.ics").read_text()
     assert [e["SUMMARY"] for e in events(ics)] == ["Focus"]  # saved, but not the title asked
     close = [Click(69, 66), Wait(1.0)]  # the appointment window's Close tool
-    assert done(env, act(env, [[*close, *appointment("Focus time")]]))
+    act(env, [[*close, *appointment("Focus time")]])
+    assert done(env)
 
 
 @needs_chat
 def test_hi_to_cradle_wants_a_private_message_not_the_team_channel(make):
     env = make("GCC/Feishu-SendHiToCradle")
-    assert not act(env, [say("Hi")])["success"]  # said in #team
-    assert done(env, act(env, [say("/msg Cradle Hi")]))
+    assert not passes(env, [say("Hi")])  # said in #team
+    act(env, [say("/msg Cradle Hi")])
+    assert done(env)
 
 
 @needs_chat
 def test_bill_to_borje_wants_that_file_not_a_look_alike(make):
     env = make("GCC/Feishu-SendBillToBorje")
     home = env.unwrapped.session.home
-    assert not act(env, [say(f"/dcc send Borje {home}/Desktop/aws-bill-2023.pdf"), [Wait(2.0)]])[
-        "success"
-    ]
-    assert done(env, act(env, [say(f"/dcc send Borje {home}/Desktop/aws-bill.pdf")]))
+    assert not passes(env, [say(f"/dcc send Borje {home}/Desktop/aws-bill-2023.pdf"), [Wait(2.0)]])
+    act(env, [say(f"/dcc send Borje {home}/Desktop/aws-bill.pdf")])
+    assert done(env)
 
 
 @needs_chat
 def test_status_wants_in_meeting_not_another_message(make):
     env = make("GCC/Feishu-StatusInMeeting")
-    assert not act(env, [say("/away Busy")])["success"]
-    assert done(env, act(env, [say("/away In meeting")]))
+    assert not passes(env, [say("/away Busy")])
+    act(env, [say("/away In meeting")])
+    assert done(env)
 
 
 @needs_chat

@@ -69,6 +69,23 @@ def settle(env: gym.Env, seconds: int) -> dict:
     return info
 
 
+def passes(env: gym.Env, steps: Sequence[list]) -> bool:
+    """Act out ``steps``; whether the task's checker passes the desktop as it is now."""
+    act(env, steps)
+    return env.unwrapped.score() >= 1.0
+
+
+def done(env: gym.Env, seconds: int = 6) -> bool:
+    """Wait up to ``seconds`` for the end state (a file still being written), then say DONE:
+    whether the env judges the episode a success (the checker at the episode's end)."""
+    for _ in range(seconds):
+        if env.unwrapped.score() >= 1.0:
+            break
+        env.step(Wait(1.0))
+    _, _, terminated, _, info = env.step("DONE")
+    return bool(terminated and info["success"] and info["metrics"]["efficiency"] > 0)
+
+
 @pytest.fixture
 def make():
     made: list[gym.Env] = []
@@ -77,7 +94,8 @@ def make():
         env = gym.make(env_id)
         made.append(env)
         env.reset(seed=SEED)
-        assert not settle(env, 3)["success"], "doing nothing succeeded"
+        settle(env, 3)
+        assert env.unwrapped.score() == 0.0, "doing nothing succeeded"
         return env
 
     yield _make
@@ -85,24 +103,21 @@ def make():
         env.close()
 
 
-def done(env: gym.Env, info: dict, seconds: int = 6) -> bool:
-    return bool(info["success"] or settle(env, seconds)["success"])
-
-
 def test_send_hello_friend_wants_the_exact_subject(make):
     env = make("GCC/Outlook-SendHelloFriend")
-    assert not act(env, [compose("borje@baai.ac.cn", "Hello friends"), SEND])["success"]
-    assert done(env, act(env, [compose("borje@baai.ac.cn", "Hello friend"), SEND]))
+    assert not passes(env, [compose("borje@baai.ac.cn", "Hello friends"), SEND])
+    act(env, [compose("borje@baai.ac.cn", "Hello friend"), SEND])
+    assert done(env)
 
 
 def test_empty_junk_wants_every_junk_message_gone(make):
     env = make("GCC/Outlook-EmptyJunk")
     spam = [Click(128, 244), Wait(1.5)]
-    assert not act(env, [[*spam, Click(435, 140), Wait(0.5), KeyPress("delete"), Wait(2.0)]])[
-        "success"
-    ], "deleting one junk message emptied the folder"
-    assert done(env, act(env, [[Click(435, 140), Wait(0.5), Hotkey(("ctrl", "a")),
-                                KeyPress("delete"), Wait(2.0)]]))  # fmt: skip
+    assert not passes(env, [[*spam, Click(435, 140), Wait(0.5), KeyPress("delete"), Wait(2.0)]]), (
+        "deleting one junk message emptied the folder"
+    )
+    act(env, [[Click(435, 140), Wait(0.5), Hotkey(("ctrl", "a")), KeyPress("delete"), Wait(2.0)]])
+    assert done(env)
 
 
 def test_reply_to_borje_wants_the_text_in_a_reply_to_his_mail(make):
@@ -112,8 +127,9 @@ def test_reply_to_borje_wants_the_text_in_a_reply_to_his_mail(make):
         return [[*quick_filter("Karlsson"), card(0), Wait(1.0)],
                 [Hotkey(("ctrl", "r")), Wait(2.5), TypeText(text, 0.02), *SEND]]  # fmt: skip
 
-    assert not act(env, reply("Got it."))["success"]
-    assert done(env, act(env, reply("Got it. Thanks.")))
+    assert not passes(env, reply("Got it."))
+    act(env, reply("Got it. Thanks."))
+    assert done(env)
 
 
 def test_open_urgent_meeting_wants_that_mail_not_a_look_alike(make):
@@ -124,8 +140,9 @@ def test_open_urgent_meeting_wants_that_mail_not_a_look_alike(make):
             if {"urgent", "meeting"} <= set(str(m["Subject"]).lower().replace(":", " ").split())]  # fmt: skip
     right = hits.index("Urgent meeting")
     wrong = next(k for k in range(len(hits)) if k != right)
-    assert not act(env, [quick_filter("Urgent meeting"), [card(wrong), Wait(1.5)]])["success"]
-    assert done(env, act(env, [[card(right), Wait(1.5)]]))
+    assert not passes(env, [quick_filter("Urgent meeting"), [card(wrong), Wait(1.5)]])
+    act(env, [[card(right), Wait(1.5)]])
+    assert done(env)
 
 
 def _mailbox_seed(seed: int) -> int:
@@ -145,8 +162,9 @@ def test_forward_all_wants_a_rule_for_every_mail_to_borje(make):
 
     filters = [Click(900, 600), Wait(0.3), Hotkey(("alt", "t")), Wait(1.0), KeyPress("f"), Wait(2)]
     close = [[Click(1031, 159), Wait(2.0)]]
-    assert not act(env, [filters, *rule("borje@baai.ac"), *close])["success"]
-    assert done(env, act(env, [filters, *rule("borje@baai.ac.cn"), *close]))
+    assert not passes(env, [filters, *rule("borje@baai.ac"), *close])
+    act(env, [filters, *rule("borje@baai.ac.cn"), *close])
+    assert done(env)
 
 
 def test_attach_aws_bill_wants_that_pdf_in_a_draft_not_another(make):
@@ -159,8 +177,9 @@ def test_attach_aws_bill_wants_that_pdf_in_a_draft_not_another(make):
                  Wait(0.8), KeyPress("enter"), Wait(1.5)],
                 [Hotkey(("ctrl", "s")), Wait(3.0)]]  # fmt: skip
 
-    assert not act(env, draft("aws-bill-2023.pdf"))["success"]
-    assert done(env, act(env, draft("aws-bill.pdf")))
+    assert not passes(env, draft("aws-bill-2023.pdf"))
+    act(env, draft("aws-bill.pdf"))
+    assert done(env)
 
 
 def test_the_mail_servers_bind_loopback_and_are_gone_after_close():
