@@ -20,31 +20,35 @@ import time
 import gymnasium as gym
 
 import gcc_envs  # noqa: F401 - registers the ids
-from gcc_envs.apps.software.registry import SUITES
-from gcc_envs.core.spec import load
+from gcc_envs.apps.software.suite_env import live_only
+from gcc_envs.registration import specs
+
+#: The software twins are the suites made by this env factory.
+FACTORY = "gcc_envs.apps.software.suite_env:make_software_env"
 
 TARGET_S = 15.0
 
 
 def reference(repeats: int) -> float:
     """Median seconds to start an xterm up to its mapped window on a fresh session."""
-    from gcc_envs.apps.software.session import TwinSession
-    from gcc_envs.backends.desktop.display import VirtualDisplay
-    from gcc_envs.backends.desktop.x11 import X11
+    import numpy as np
 
-    display = VirtualDisplay((1280, 800))
-    x = X11(display.name)
+    from gcc_envs.apps.episode import EpisodeDesktop
+    from gcc_envs.backends.desktop.backend import DesktopBackend
+
+    backend = DesktopBackend(screen_size=(1280, 800), pause="none")
     out = []
     try:
+        backend.reset(np.random.default_rng(0), {})
         for seed in range(repeats):
             t0 = time.perf_counter()
-            s = TwinSession(display.name, x, lambda: None, seed)
-            s.launch(["xterm", "-T", f"ref{seed}"], window=f"^ref{seed}$")
+            episode = EpisodeDesktop(backend, np.random.default_rng(seed))
+            episode.launch(["xterm", "-T", f"ref{seed}"], window=f"^ref{seed}$")
             out.append(time.perf_counter() - t0)
-            s.close()
+            episode.close()
+            backend.retarget(None)
     finally:
-        x.close()
-        display.close()
+        backend.close()
     return statistics.median(out)
 
 
@@ -59,13 +63,17 @@ def main() -> int:
         f"{'task':38s} {'program':12s} {'median s':>9s} {'max s':>7s} {'setup s':>8s} {'x ref':>6s}"
     )
     worst = 0.0
-    for path in SUITES:
-        suite = load(path)
+    for suite in specs().values():
+        if getattr(suite, "env_class", None) != FACTORY:
+            continue
         if args.suite and suite.key not in args.suite:
             continue
         missing = [p for p in suite.programs if shutil.which(p) is None and not p.startswith("/")]
         for row in suite.tasks:
             env_id = row.env_id(suite.title)
+            if row.key in live_only(suite):
+                print(f"{env_id:38s} live-only (no Linux twin)")
+                continue
             if missing:
                 print(f"{env_id:38s} skipped: {', '.join(missing)} missing")
                 continue

@@ -18,6 +18,7 @@ import cv2
 
 from gcc_envs.apps.capcut.media import FPS, STICKERS, ball_video, coded_video, music, sticker
 from gcc_envs.apps.capcut.project import shotcut_project
+from gcc_envs.apps.software.desktop import folders, launch
 from gcc_envs.apps.software.reading import write_answer
 from gcc_envs.errors import GCCError
 
@@ -32,6 +33,7 @@ realtime=false
 
 def capcut_media(session: Any, task: str) -> None:
     """The task's inputs (``task``: ``music``, ``transition``, ``trim``, ``sticker``, ``goal``)."""
+    folders(session)
     rng, home = session.rng, session.home
     videos = home / "Videos"
     colour = tuple(int(c) for c in rng.integers(40, 200, 3))
@@ -86,7 +88,7 @@ def shotcut(session: Any, open: str | None = None, timeout_s: float = 60.0) -> N
     argv = ["env", "LIBGL_ALWAYS_SOFTWARE=1", exe, "--noupgrade"]
     if open:
         argv.append(str(session.home / open))
-    session.launch(argv, window=r" - Shotcut$", timeout_s=timeout_s)
+    launch(session, argv, r" - Shotcut$", timeout_s)
 
 
 def setup_steps() -> Mapping[str, Callable[..., None]]:

@@ -19,6 +19,7 @@ SUITE = SuiteSpec(
     tasks=load_tasks(Path(__file__).parent / "data" / "tasks.toml"),
     checkers="gcc_envs.apps.chrome.checkers",
     programs=("chromium", "openssl"),
-    env_class="gcc_envs.apps.software.twin_env:TwinEnv",
+    env_class="gcc_envs.apps.software.suite_env:make_software_env",
+    screen_size=(1280, 800),
     setup_steps="gcc_envs.apps.chrome.setup:setup_steps",
 )

@@ -21,6 +21,7 @@ from typing import Any
 
 from gcc_envs.apps.chrome import cdp
 from gcc_envs.apps.chrome.content import make_site
+from gcc_envs.apps.software.desktop import folders, launch, screen_size
 from gcc_envs.apps.software.pdf import text_pdf
 from gcc_envs.apps.software.reading import write_answer
 from gcc_envs.errors import BackendError, GCCError
@@ -38,6 +39,7 @@ def chromium_binary() -> str:
 
 def chrome_web(session: Any) -> None:
     """The local web on a free loopback port (answer key: ``web_port``)."""
+    folders(session)
     root = session.home / SITES
     (root / "pdf").mkdir(parents=True, exist_ok=True)
     site = make_site(int(session.rng.integers(2**31)))
@@ -77,7 +79,7 @@ def chromium(session: Any, urls: list[str] | None = None, timeout_s: float = 30.
         "browser": {"has_seen_welcome_page": True},
     }  # fmt: skip
     (profile / "Default" / "Preferences").write_text(json.dumps(prefs))
-    W, H = session.x.screen_size
+    W, H = screen_size(session)
     argv = [
         chromium_binary(), "--no-sandbox", "--test-type", "--disable-gpu", "--no-first-run",
         "--no-default-browser-check", "--disable-background-networking",
@@ -88,10 +90,9 @@ def chromium(session: Any, urls: list[str] | None = None, timeout_s: float = 30.
         "--ignore-certificate-errors", "--window-position=0,0", f"--window-size={W},{H}",
         *(urls or ["https://www.google.com/"]),
     ]  # fmt: skip
-    session.launch(argv, window="Chromium", timeout_s=timeout_s)
+    launch(session, argv, "Chromium", timeout_s)
     write_answer(session.home, devtools_port=devtools)
     _wait(lambda: _loaded(devtools, len(urls or [1])), timeout_s, "Chromium's pages to load")
-    session.ports.append(devtools)
 
 
 def _loaded(devtools: int, n: int) -> bool:

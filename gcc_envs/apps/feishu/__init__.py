@@ -14,20 +14,22 @@ from __future__ import annotations
 from pathlib import Path
 
 from gcc_envs.apps.software.tables import load_tasks
-from gcc_envs.core.spec import SuiteSpec, TaskSpec
+from gcc_envs.core.spec import SuiteSpec, SuiteTask
+
+#: Keys of the tasks with no Linux twin: their ids run only on the real app (``live=True``).
+LIVE_ONLY = ("meet_now",)
+MEET_NOW = SuiteTask(
+    key="meet_now", name="MeetNow", max_steps=20, instruction="Create a new meeting and meet now.",
+    expected_steps=3, checker="live_only",
+)  # fmt: skip
 
 SUITE = SuiteSpec(
     key="feishu",
     title="Feishu",
-    tasks=load_tasks(Path(__file__).parent / "data" / "tasks.toml"),
+    tasks=(*load_tasks(Path(__file__).parent / "data" / "tasks.toml"), MEET_NOW),
     checkers="gcc_envs.apps.feishu.checkers",
     programs=("ngircd", "hexchat", "orage"),
-    env_class="gcc_envs.apps.software.twin_env:TwinEnv",
+    env_class="gcc_envs.apps.software.suite_env:make_software_env",
+    screen_size=(1280, 800),
     setup_steps="gcc_envs.apps.feishu.setup:setup_steps",
 )
-
-#: Tasks with no Linux twin: registered for the real app only (``backend="desktop"``).
-LIVE_ONLY = (
-    TaskSpec("meet_now", "MeetNow", max_steps=20, instruction="Create a new meeting and meet now.",
-             expected_steps=3),
-)  # fmt: skip

@@ -10,6 +10,7 @@ from datetime import datetime
 from gcc_envs.apps.feishu.setup import CALENDAR, CHAT
 from gcc_envs.apps.software.reading import answer, files_in, jsonl
 from gcc_envs.core.probe import DesktopProbe
+from gcc_envs.errors import GCCError
 
 ME = "tester"
 
@@ -87,3 +88,8 @@ def status(probe: DesktopProbe, text: str) -> float:
     if r.returncode != 0 or not r.stdout:
         return 0.0
     return 1.0 if (json.loads(r.stdout).get("away") or "").strip() == text else 0.0
+
+
+def live_only(probe: DesktopProbe) -> float:
+    """The meet-now task has no Linux twin: nothing here can judge it (see the suite)."""
+    raise GCCError("Feishu's meet-now task runs only on the real app (live=True)")

@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from gcc_envs.apps.software.desktop import folders, launch, press, wait_window, window_titles
 from gcc_envs.apps.software.pdf import aws_bill
 from gcc_envs.apps.software.reading import write_answer
 from gcc_envs.errors import BackendError, GCCError
@@ -73,6 +74,7 @@ def chat_server(session: Any, timeout_s: float = 15.0) -> None:
     exe = shutil.which("ngircd") or "/usr/sbin/ngircd"
     if not shutil.os.path.exists(exe):
         raise GCCError("ngIRCd is not installed (Debian package: ngircd)")
+    folders(session)
     root = session.home / CHAT
     root.mkdir(parents=True, exist_ok=True)
     port = session.free_port()
@@ -109,14 +111,14 @@ def hexchat(session: Any, timeout_s: float = 30.0) -> None:
     session.launch([exe, "--cfgdir", str(conf)])
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:  # as root HexChat first warns in an untitled dialog
-        titles = session.window_titles()
+        titles = window_titles(session)
         if any(CHANNEL in t for t in titles):
             break
         if "" in titles and not any("HexChat" in t for t in titles):
-            session.wait_window("^$", 2.0)
-            session.press("enter")
+            wait_window(session, "^$", 2.0)
+            press(session, "enter")
         time.sleep(0.2)
-    session.wait_window(rf"{CHANNEL}", 5.0)  # joined: the title names the channel
+    wait_window(session, rf"{CHANNEL}", 5.0)  # joined: the title names the channel
 
 
 def orage(session: Any, timeout_s: float = 30.0) -> None:
@@ -124,8 +126,9 @@ def orage(session: Any, timeout_s: float = 30.0) -> None:
     exe = shutil.which("orage")
     if exe is None:
         raise GCCError("Orage is not installed (Debian package: orage)")
+    folders(session)
     write_answer(session.home, started=time.time())
-    session.launch([exe], window=r"^Orage$", timeout_s=timeout_s)
+    launch(session, [exe], r"^Orage$", timeout_s)
 
 
 def setup_steps() -> Mapping[str, Callable[..., None]]:

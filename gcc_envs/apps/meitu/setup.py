@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 
 from gcc_envs.apps.meitu.pictures import STICKERS, person_picture, photo, sticker
+from gcc_envs.apps.software.desktop import folders, launch, screen_size
 from gcc_envs.apps.software.reading import write_answer
 from gcc_envs.errors import GCCError
 
@@ -49,6 +50,7 @@ def _write(path: Any, rgb: np.ndarray, quality: int = 95) -> None:
 
 def pictures(session: Any, picture: str = "person") -> None:
     """The episode's pictures (``picture``: ``"person"`` or ``"photo"`` for A_picture.jpg)."""
+    folders(session)
     rng = session.rng
     pics, keep = session.home / "Pictures", session.home / KEEP
     keep.mkdir(parents=True, exist_ok=True)
@@ -76,13 +78,13 @@ def gimp(session: Any, open: str | None = "Pictures/A_picture.jpg", timeout_s: f
     conf = session.home / ".config" / "GIMP" / "2.10"
     conf.mkdir(parents=True, exist_ok=True)
     (conf / "gimprc").write_text(GIMPRC)
-    W, H = session.x.screen_size
+    W, H = screen_size(session)
     (conf / "sessionrc").write_text(SESSIONRC.format(W=W, H=H - 30))
     argv = [exe, "--no-splash", "--no-fonts", "--no-shm"]
     if open:
         argv.append(str(session.home / open))
     title = rf"\[{Path(open).stem}\].* GIMP$" if open else r"GIMP$"
-    session.launch(argv, window=title, timeout_s=timeout_s)
+    launch(session, argv, title, timeout_s)
 
 
 def setup_steps() -> Mapping[str, Callable[..., None]]:

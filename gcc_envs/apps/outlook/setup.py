@@ -20,6 +20,7 @@ from typing import Any
 
 from gcc_envs.apps.outlook.mailbox import BORJE, ME, make_mailbox, write_maildir
 from gcc_envs.apps.outlook.servers import DOVECOT_IMAP
+from gcc_envs.apps.software.desktop import folders, launch, screen_size
 from gcc_envs.apps.software.pdf import aws_bill
 from gcc_envs.apps.software.reading import write_answer
 from gcc_envs.errors import GCCError
@@ -57,9 +58,9 @@ namespace inbox {{
 def _traversable(session: Any, path: Path) -> None:
     """Let the mail user walk down to ``path`` (the episode's folders are private)."""
     for p in [path, *path.parents]:
-        if p == session.home.parent.parent:
-            break
         os.chmod(p, os.stat(p).st_mode | 0o711)
+        if p == session.home:
+            break
 
 
 def mail_server(session: Any) -> None:
@@ -68,6 +69,7 @@ def mail_server(session: Any) -> None:
 
     if not os.path.exists(DOVECOT_IMAP):
         raise GCCError("Dovecot is not installed (Debian package: dovecot-imapd)")
+    folders(session)
     seed = int(session.rng.integers(2**31))
     root = session.home / MAIL
     mailbox = make_mailbox(seed)
@@ -153,9 +155,9 @@ def thunderbird(session: Any, timeout_s: float = 60.0) -> None:
     lines = [f"user_pref({json.dumps(k)}, {json.dumps(v)});" for k, v in
              _prefs(ans["imap_port"], ans["smtp_port"]).items()]  # fmt: skip
     (profile / "user.js").write_text("\n".join(lines) + "\n")
-    W, H = session.x.screen_size
+    W, H = screen_size(session)
     argv = [exe, "--profile", str(profile), "--no-remote", "--width", str(W), "--height", str(H)]
-    session.launch(argv, window=r"Thunderbird", timeout_s=timeout_s)
+    launch(session, argv, r"Thunderbird", timeout_s)
 
 
 def setup_steps() -> Mapping[str, Callable[..., None]]:

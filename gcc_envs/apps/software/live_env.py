@@ -19,11 +19,11 @@ from typing import Any, SupportsFloat
 
 import numpy as np
 
-from gcc_envs.apps.desktop.env import KEYS
 from gcc_envs.apps.software.live import AppProfile, profile
-from gcc_envs.apps.software.lmm_judge import LMMJudge, make_live_judge
+from gcc_envs.apps.software.lmm_judge import LMMJudge
+from gcc_envs.apps.suite_env import KEYS
 from gcc_envs.core.env import GCCEnv
-from gcc_envs.core.spec import SuiteSpec, load
+from gcc_envs.core.spec import SuiteSpec
 from gcc_envs.core.task import Task, TaskStatus
 from gcc_envs.errors import GCCError
 
@@ -40,26 +40,19 @@ class JudgedByVerdict(Task):
 class LiveEnv(GCCEnv):
     """A Cradle software task on the real app, judged explicitly (see the module docstring)."""
 
-    def __init__(self, suite: str, task: str | None = None, *, judge: str | None = None,
-                 display: str | None = None, obs_size: tuple[int, int] | None = None,
+    def __init__(self, backend: Any, task: str, *, suite: SuiteSpec, judge: Any = None,
                  action_mode: str = "event", time_mode: str = "paused", fps: float = 2.0,
                  step_seconds: float = 0.25, render_mode: str | None = None,
                  app: AppProfile | None = None) -> None:  # fmt: skip
-        from gcc_envs.backends.desktop.backend import DesktopBackend
-
-        spec = load(suite)
-        if not isinstance(spec, SuiteSpec):
-            raise GCCError(f"{suite!r} is not a SuiteSpec")
-        from gcc_envs.apps.software.registry import live_only
-
-        rows = {t.key: t for t in (*spec.tasks, *live_only(suite))}
-        key = task or spec.tasks[0].key
-        if key not in rows:
-            raise GCCError(f"unknown {spec.title} task {key!r}; known: {sorted(rows)}")
-        self.row = rows[key]
-        self.app = app or profile(spec.key)
-        self.judge = make_live_judge(judge or "")
-        backend = DesktopBackend(obs_size, display=display, pause="none", judge=self.judge)
+        self.row = suite.task(task)
+        self.app = app or profile(suite.key)
+        if judge is None:
+            backend.close()
+            raise GCCError(
+                "a real app needs an explicit judge: judge='human', 'template:<png>' or an "
+                "LMMJudge(base_url, model) (gcc_envs.apps.software.lmm_judge)"
+            )
+        self.judge = judge
         super().__init__(backend, JudgedByVerdict(self.row), keys=KEYS, action_mode=action_mode,
                          time_mode=time_mode, fps=fps, step_seconds=step_seconds,
                          render_mode=render_mode)  # fmt: skip
@@ -88,7 +81,7 @@ class LiveEnv(GCCEnv):
         if wrong is not None:
             info["last_action_error"] = wrong
         end = terminated or truncated or self._steps >= self.row.max_steps
-        if end and not info["success"] and hasattr(self.judge, "decide"):
+        if end and not info["success"] and hasattr(self.judge, "decide"):  # human or LMM
             if isinstance(self.judge, LMMJudge):
                 record = self.judge.decide(self.row.instruction, obs)
                 info["judge_record"] = asdict(record)

@@ -84,7 +84,7 @@ class LMMJudge:
         return record
 
     def probe(self, backend: Any) -> Any:
-        from gcc_envs.backends.desktop.judge import Verdict
+        from gcc_envs.judges import Verdict
 
         return Verdict(False, self.spec)  # decided once, at the episode's end
 
@@ -96,7 +96,7 @@ def make_live_judge(spec: str) -> Any:
         if not sep or not model:
             raise GCCError(f"an LMM judge is 'lmm:<model>@<base_url>', got {spec!r}")
         return LMMJudge(url, model)
-    from gcc_envs.backends.desktop.judge import make_judge
+    from gcc_envs.judges import make_judge
 
     if spec in ("", "none"):
         raise GCCError("a real app needs an explicit judge: human, template:<png> or lmm:...")

@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+from types import SimpleNamespace
 
+import numpy as np
 import pytest
 
 from gcc_envs.apps.capcut import checkers
 from gcc_envs.apps.capcut.media import FPS
 from gcc_envs.apps.capcut.setup import capcut_media
+from gcc_envs.apps.episode import EpisodeDesktop
 from gcc_envs.apps.software.reading import ANSWER
-from gcc_envs.apps.software.session import TwinSession
 
 pytestmark = [
     pytest.mark.slow,
@@ -42,7 +44,7 @@ def cases(goal_frames: int) -> dict[str, tuple[str, dict, list[str], list[str]]]
     }  # fmt: skip
 
 
-def melt(session: TwinSession, args: list[str], out: str) -> None:
+def melt(session: EpisodeDesktop, args: list[str], out: str) -> None:
     argv = ["melt", "-silent", *args, "-consumer", f"avformat:{out}", "vcodec=libx264",
             "acodec=aac", "real_time=0"]  # fmt: skip
     env = {**session.env, "QT_QPA_PLATFORM": "offscreen"}  # the image producer needs no display
@@ -52,7 +54,7 @@ def melt(session: TwinSession, args: list[str], out: str) -> None:
 
 @pytest.mark.parametrize("task", ["music", "transition", "trim", "sticker", "goal"])
 def test_melts_right_export_passes_and_its_wrong_one_fails(task, tmp_path):
-    session = TwinSession(":0", None, lambda: None, seed=5)
+    session = EpisodeDesktop(SimpleNamespace(display=":0"), np.random.default_rng(5))
     try:
         capcut_media(session, task)
         import json
@@ -60,14 +62,14 @@ def test_melts_right_export_passes_and_its_wrong_one_fails(task, tmp_path):
         goal = json.loads((session.home / ANSWER).read_text()).get("goal_s", 0)
         name, args, right, wrong = cases(round(goal * FPS))[task]
         fn = getattr(checkers, name)
-        assert fn(session, **args) == 0.0, "the inputs alone passed"
+        assert fn(session.probe(), **args) == 0.0, "the inputs alone passed"
         melt(session, wrong, str(tmp_path / "wrong.mp4"))
         melt(session, right, str(tmp_path / "right.mp4"))
         for file, want in (("wrong.mp4", 0.0), ("right.mp4", 1.0)):
             dest = session.home / "Videos" / f"export-{file}"
             shutil.copy(tmp_path / file, dest)
             try:
-                assert fn(session, **args) == want, f"{name} on the {file} export"
+                assert fn(session.probe(), **args) == want, f"{name} on the {file} export"
             finally:
                 dest.unlink()
     finally:

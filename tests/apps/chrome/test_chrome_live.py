@@ -74,8 +74,8 @@ def test_the_live_env_drives_the_real_browser_and_the_judge_decides_at_the_end(s
         twin.reset(seed=1)
         display = twin.unwrapped.session.display
         server.script("Yes: the browser shows the dark theme.")
-        live = gym.make("GCC/Chrome-DarkMode", backend="desktop", display=display,
-                        judge=f"lmm:gpt-4o@{server.base_url}")  # fmt: skip
+        live = gym.make("GCC/Chrome-DarkMode", live=True, display=display,
+                        judge=LMMJudge(server.base_url, "gpt-4o"))  # fmt: skip
         try:
             _, info = live.reset(seed=0)
             _, _, terminated, _, info = live.step("WAIT")
@@ -93,7 +93,9 @@ def test_the_live_env_drives_the_real_browser_and_the_judge_decides_at_the_end(s
 def test_meet_now_is_live_only_it_refuses_a_twin_and_builds_for_the_real_app():
     with pytest.raises(GCCError, match="no Linux twin"):
         gym.make("GCC/Feishu-MeetNow")
-    env = gym.make("GCC/Feishu-MeetNow", backend="desktop", judge="human")
+    with pytest.raises(GCCError, match="explicit judge"):
+        gym.make("GCC/Feishu-MeetNow", live=True)
+    env = gym.make("GCC/Feishu-MeetNow", live=True, judge="human")
     try:  # nothing starts before reset: the real Feishu is on the user's machine
         assert env.unwrapped.row.instruction == "Create a new meeting and meet now."
         assert env.unwrapped.app.name == "Feishu"

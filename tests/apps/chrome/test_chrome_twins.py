@@ -18,8 +18,8 @@ import pytest
 
 import gcc_envs  # noqa: F401 - registers the ids
 from gcc_envs import Click, Hotkey, KeyPress, TypeText, Wait
+from gcc_envs.apps.software.desktop import port_open
 from gcc_envs.apps.software.reading import ANSWER
-from gcc_envs.apps.software.session import port_open
 
 pytestmark = [
     pytest.mark.desktop,
@@ -161,7 +161,8 @@ def test_the_local_web_and_devtools_bind_loopback_and_are_gone_after_close():
     try:
         env.reset(seed=SEED)
         session = env.unwrapped.session
-        pids, ports = list(session.pids), list(session.ports)
+        key = json.loads((session.home / ANSWER).read_text())
+        pids, ports = list(session.pids), [key[k] for k in ("web_port", "devtools_port")]
         assert len(ports) == 2 and all(port_open(p) for p in ports)
         for p in ports:  # nothing listens on the other addresses
             assert not any(port_open(p, host) for host in _other_addresses())

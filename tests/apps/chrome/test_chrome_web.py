@@ -7,22 +7,27 @@ import json
 import shutil
 import ssl
 import sys
+from types import SimpleNamespace
 
+import numpy as np
 import pytest
 
 from gcc_envs.apps.chrome import checkers
 from gcc_envs.apps.chrome.content import TARGET_ARXIV, TARGET_TITLE, make_site
 from gcc_envs.apps.chrome.setup import PROFILE, SITES, chrome_web
+from gcc_envs.apps.episode import EpisodeDesktop
+from gcc_envs.apps.software.desktop import folders, port_open
 from gcc_envs.apps.software.pdf import text_pdf
 from gcc_envs.apps.software.reading import write_answer
-from gcc_envs.apps.software.session import TwinSession, port_open
 
 needs_openssl = pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl missing")
 
 
 @pytest.fixture
 def session():
-    s = TwinSession(":0", None, lambda: None, seed=3)  # files and servers only: no display
+    # files and servers only: no display
+    s = EpisodeDesktop(SimpleNamespace(display=":0"), np.random.default_rng(3))
+    folders(s)
     yield s
     s.close()
 
@@ -56,8 +61,8 @@ def test_the_local_web_answers_tls_and_plain_http_on_one_loopback_port_and_recor
     pdf = _get(f"/pdf/{TARGET_ARXIV}", port, "arxiv.org")[1]
     assert pdf == (session.home / SITES / "pdf" / f"{TARGET_ARXIV}.pdf").read_bytes()
     assert _get("/compose/post", port, "x.com", b"text=It%27s+a+good+day.")[0] == 303
-    assert checkers.posted(session, "It's a good day.") == 1.0
-    assert checkers.posted(session, "It's a good day") == 0.0
+    assert checkers.posted(session.probe(), "It's a good day.") == 1.0
+    assert checkers.posted(session.probe(), "It's a good day") == 0.0
     log = (session.home / SITES / "requests.jsonl").read_text()
     assert '"host": "arxiv.org"' in log
     session.close()
@@ -72,37 +77,43 @@ def test_saved_pdf_wants_the_articles_own_file_not_a_look_alike_or_a_partial(ses
         (pdfs / f"{pid}.pdf").write_bytes(text_pdf([p["title"], p["authors"], pid]))
     decoy = next(pid for pid in site["papers"] if pid != TARGET_ARXIV)
     downloads = session.home / "Downloads"
-    assert checkers.saved_pdf(session) == 0.0
+    assert checkers.saved_pdf(session.probe()) == 0.0
     shutil.copy(pdfs / f"{decoy}.pdf", downloads / f"{decoy}.pdf")
-    assert checkers.saved_pdf(session) == 0.0
+    assert checkers.saved_pdf(session.probe()) == 0.0
     shutil.copy(pdfs / f"{TARGET_ARXIV}.pdf", downloads / "Unconfirmed 1.crdownload")
-    assert checkers.saved_pdf(session) == 0.0
+    assert checkers.saved_pdf(session.probe()) == 0.0
     shutil.copy(pdfs / f"{TARGET_ARXIV}.pdf", downloads / f"{TARGET_ARXIV}.pdf")
-    assert checkers.saved_pdf(session) == 1.0
+    assert checkers.saved_pdf(session.probe()) == 1.0
 
 
 def test_dark_mode_reads_chromiums_saved_appearance_mode(session):
     prefs = session.home / PROFILE / "Default" / "Preferences"
     prefs.parent.mkdir(parents=True)
-    assert checkers.dark_mode(session) == 0.0
+    assert checkers.dark_mode(session.probe()) == 0.0
     for scheme, want in ((1, 0.0), (0, 0.0), (2, 1.0)):
         prefs.write_text(json.dumps({"browser": {"theme": {"color_scheme2": scheme}}}))
-        assert checkers.dark_mode(session) == want
+        assert checkers.dark_mode(session.probe()) == want
 
 
 def test_tab_checkers_match_host_and_path_only(session, monkeypatch):
     write_answer(session.home, devtools_port=1, last_closed="https://en.wikipedia.org/wiki/Glacier")
     tabs = [{"url": "https://github.com/tellarin-dev"}, {"url": "https://en.wikipedia.org/"}]
     monkeypatch.setattr(checkers, "open_tabs", lambda probe: tabs)
-    assert checkers.on_profile(session) == 0.0 and checkers.reopened_last_closed(session) == 0.0
+    assert (
+        checkers.on_profile(session.probe()) == 0.0
+        and checkers.reopened_last_closed(session.probe()) == 0.0
+    )
     tabs += [
         {"url": "https://www.github.com/tellarin/"},
         {"url": "http://en.wikipedia.org/wiki/Glacier"},
     ]
-    assert checkers.on_profile(session) == 1.0 and checkers.reopened_last_closed(session) == 1.0
+    assert (
+        checkers.on_profile(session.probe()) == 1.0
+        and checkers.reopened_last_closed(session.probe()) == 1.0
+    )
 
 
 def test_open_tabs_is_empty_when_the_browser_does_not_answer(session):
     write_answer(session.home, devtools_port=session.free_port())
-    assert checkers.open_tabs(session) == []
+    assert checkers.open_tabs(session.probe()) == []
     assert sys.executable  # the cdp reader runs with this interpreter

@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+from types import SimpleNamespace
 
+import numpy as np
 import pytest
 
+from gcc_envs.apps.episode import EpisodeDesktop
 from gcc_envs.apps.meitu import checkers
 from gcc_envs.apps.meitu.setup import pictures
 from gcc_envs.apps.meitu.xcf import read_xcf
-from gcc_envs.apps.software.session import TwinSession
 
 pytestmark = [
     pytest.mark.slow,
@@ -70,7 +72,7 @@ CASES = {
 
 @pytest.fixture(scope="module")
 def made(tmp_path_factory):
-    session = TwinSession(":0", None, lambda: None, seed=11)
+    session = EpisodeDesktop(SimpleNamespace(display=":0"), np.random.default_rng(11))
     pictures(session)
     out = tmp_path_factory.mktemp("gimp-out")
     script = SCRIPT.replace("{P}", str(session.home / "Pictures")).replace("{O}", str(out))
@@ -85,13 +87,13 @@ def made(tmp_path_factory):
 def test_gimps_right_end_state_passes_and_its_wrong_one_fails(made, checker):
     session, out = made
     fn = getattr(checkers, checker)
-    assert fn(session) == 0.0, "the untouched inputs passed"
+    assert fn(session.probe()) == 0.0, "the untouched inputs passed"
     right, wrong = CASES[checker]
     for name, want in ((wrong, 0.0), (right, 1.0)):
         dest = session.home / "Pictures" / name
         shutil.copy(out / name, dest)
         try:
-            assert fn(session) == want, f"{checker} on {name}"
+            assert fn(session.probe()) == want, f"{checker} on {name}"
         finally:
             dest.unlink()
 
@@ -101,6 +103,6 @@ def test_the_xcf_reader_gives_gimps_layers_offsets_and_pixels(made):
     xcf = read_xcf((out / "collage_right.xcf").read_bytes())
     assert (xcf.width, xcf.height) == (1440, 360)
     assert sorted((la.x, la.y) for la in xcf.layers) == [(0, 0), (480, 0), (960, 0)]
-    photo2 = checkers.original(session, "photo2.jpg")
+    photo2 = checkers.original(session.probe(), "photo2.jpg")
     layer = next(la for la in xcf.layers if la.x == 480)
     assert abs(layer.pixels[..., :3].astype(int) - photo2).mean() < 3
