@@ -4,7 +4,7 @@ The real Chrome, Outlook, CapCut, Meitu XiuXiu or Feishu runs on Windows or macO
 Linux program on a person's own X display); the env captures and drives it through the
 desktop backend. Nothing can read those programs' internals, so success is an explicit
 judge's call (``judge=``): ``human`` (asked at the end), ``template:<png>`` (each step) or
-``lmm:<model>@<base_url>`` (one yes/no question about the final screenshot, prompt and reply
+an ``LMMJudge(base_url, model)`` (one yes/no question about the final screenshot, prompt and reply
 recorded in ``info["judge_record"]``). Before each step the window in front must be the app
 or one of its allowed dialogs (the live profile), as Cradle's app focus check requires;
 otherwise the app's window is brought back, or the step is refused with an error.

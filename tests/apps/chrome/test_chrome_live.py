@@ -91,11 +91,12 @@ def test_the_live_env_drives_the_real_browser_and_the_judge_decides_at_the_end(s
 
 
 def test_meet_now_is_live_only_it_refuses_a_twin_and_builds_for_the_real_app():
+    assert "GCC/Feishu-MeetNow" not in gym.registry  # no twin, so no id every suite test makes
     with pytest.raises(GCCError, match="no Linux twin"):
-        gym.make("GCC/Feishu-MeetNow")
+        gym.make("GCC/Feishu-SendHiToCradle", task="meet_now")
     with pytest.raises(GCCError, match="explicit judge"):
-        gym.make("GCC/Feishu-MeetNow", live=True)
-    env = gym.make("GCC/Feishu-MeetNow", live=True, judge="human")
+        gym.make("GCC/Feishu-SendHiToCradle", task="meet_now", live=True)
+    env = gym.make("GCC/Feishu-SendHiToCradle", task="meet_now", live=True, judge="human")
     try:  # nothing starts before reset: the real Feishu is on the user's machine
         assert env.unwrapped.row.instruction == "Create a new meeting and meet now."
         assert env.unwrapped.app.name == "Feishu"
