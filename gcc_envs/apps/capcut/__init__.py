@@ -20,6 +20,6 @@ SUITE = SuiteSpec(
     checkers="gcc_envs.apps.capcut.checkers",
     programs=("shotcut", "melt", "ffprobe", "ffmpeg"),
     env_class="gcc_envs.apps.software.suite_env:make_software_env",
-    screen_size=(1280, 800),
+    desktop={"screen_size": (1280, 800)},
     setup_steps="gcc_envs.apps.capcut.setup:setup_steps",
 )

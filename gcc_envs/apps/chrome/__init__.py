@@ -20,6 +20,6 @@ SUITE = SuiteSpec(
     checkers="gcc_envs.apps.chrome.checkers",
     programs=("chromium", "openssl"),
     env_class="gcc_envs.apps.software.suite_env:make_software_env",
-    screen_size=(1280, 800),
+    desktop={"screen_size": (1280, 800)},
     setup_steps="gcc_envs.apps.chrome.setup:setup_steps",
 )

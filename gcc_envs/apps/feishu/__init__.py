@@ -31,6 +31,6 @@ SUITE = SuiteSpec(
     checkers="gcc_envs.apps.feishu.checkers",
     programs=("ngircd", "hexchat", "orage"),
     env_class="gcc_envs.apps.software.suite_env:make_software_env",
-    screen_size=(1280, 800),
+    desktop={"screen_size": (1280, 800)},
     setup_steps="gcc_envs.apps.feishu.setup:setup_steps",
 )
