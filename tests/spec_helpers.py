@@ -14,18 +14,7 @@ from gcc_envs.registration import spec_of, specs, task_of
 
 
 def ids(default_backend: str | None = None) -> list[str]:
-    """Every simulator id, and of each desktop suite its first id and its open id: a suite's
-    tasks share one env class, and each starts real programs (seconds per reset), so the
-    per-task behaviour is the suite's own tests' business (scripted, nothing, wrong)."""
-    out, seen = [], set()
-    for env_id in gcc_envs.env_ids(default_backend):
-        spec = spec_of(env_id)
-        if isinstance(spec, SuiteSpec) and task_of(env_id) is not None:
-            if spec.key in seen:
-                continue
-            seen.add(spec.key)
-        out.append(env_id)
-    return out
+    return gcc_envs.env_ids(default_backend)
 
 
 def registry_ids() -> list[str]:
