@@ -50,6 +50,10 @@ CHROME_FILE_GETTERS = frozenset({"enable_do_not_track", "enable_safe_browsing", 
 PREFS_COMMIT_S = 11.0
 #: Chromium writes bookmarks 2.5 s after a change, and a SIGTERM does not hurry it.
 BOOKMARKS_SAVE_S = 3.0
+#: Getters that read files a program writes as it quits (the postconfig quits it), by app.
+QUIT_WRITTEN = {"gimp_config_file": "gimp"}
+#: How long the evaluator waits for such a program to finish quitting (OSWorld sleeps 0.5 s).
+QUIT_WAIT_S = 20.0
 
 
 @lru_cache(maxsize=1)
@@ -203,6 +207,7 @@ class EpisodeRunner:
             run_steps(run.episode, [self._fill(s, table) for s in ev.postconfig])
         except (SetupError, GCCError) as e:  # OSWorld scores what is there anyway
             notes.append(f"postconfig: {e}")
+        self._wait_for_quits(run, notes)
         verdict = score(ev, self.context(), last_action)
         return Outcome(verdict.score, verdict, tuple(notes))
 
@@ -222,6 +227,17 @@ class EpisodeRunner:
         )
         wait = BOOKMARKS_SAVE_S if restarts else PREFS_COMMIT_S
         time.sleep(max(0.0, self.last_input + wait - time.monotonic()))
+
+    def _wait_for_quits(self, run: _Running, notes: list[str]) -> None:
+        """When the postconfig quits a program whose files the evaluator reads (GIMP writes
+        its rc files as it quits), wait until it has exited rather than a fixed sleep."""
+        ev = run.task.evaluator
+        if not ev.postconfig or run.episode is None:
+            return
+        for getter in {str(c.get("type")) for c in (*ev.results, *ev.expected)}:
+            key = QUIT_WRITTEN.get(getter)
+            if key is not None and not run.episode.wait_exit(key, QUIT_WAIT_S):
+                notes.append(f"{key} had not quit {QUIT_WAIT_S:g} s after the postconfig")
 
     def end(self) -> None:
         """Stop the running episode's programs and remove its home."""

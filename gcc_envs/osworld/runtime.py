@@ -226,14 +226,26 @@ class Episode:
         return f"http://127.0.0.1:{port}/?folder={self.home}"
 
     def wait_window(self, app: App) -> None:
-        rx = re.compile(app.window)
-        deadline = time.monotonic() + self.window_timeout_s
-        while not any(rx.search(t) for t in self._titles()):
+        if not self.wait_title(app.window, self.window_timeout_s):
+            raise GCCError(
+                f"no {app.key} window ({app.window!r}) within {self.window_timeout_s:.0f} s"
+            )
+
+    def wait_title(self, pattern: str, timeout_s: float, *, present: bool = True) -> bool:
+        """Wait until a window's title matches ``pattern`` (a regular expression), or with
+        ``present=False`` until none does; False at the timeout."""
+        rx = re.compile(pattern)
+        deadline = time.monotonic() + timeout_s
+        while True:
+            # a window gone is seen twice (a list read while windows close comes back empty)
+            if self._seen(rx) == present and (present or not self._seen(rx)):
+                return True
             if time.monotonic() > deadline:
-                raise GCCError(
-                    f"no {app.key} window ({app.window!r}) within {self.window_timeout_s:.0f} s"
-                )
+                return False
             time.sleep(0.1)
+
+    def _seen(self, rx: re.Pattern[str]) -> bool:
+        return any(rx.search(t) for t in self._titles())
 
     def _titles(self) -> list[str]:
         """The windows' titles; a window that closes while they are read is a retry, not an
@@ -269,6 +281,15 @@ class Episode:
             last = frame
             time.sleep(0.15)
         return False
+
+    def wait_exit(self, key: str, timeout_s: float) -> bool:
+        """Wait until this episode's programs of app ``key`` have exited; False at the timeout."""
+        deadline = time.monotonic() + timeout_s
+        while any(_alive(pid) for pid in self.running.get(key, [])):
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.1)
+        return True
 
     def stop(self, name: str, timeout_s: float = 10.0) -> None:
         """``pkill NAME``: stop this episode's programs of that app (never anyone else's)."""

@@ -117,12 +117,24 @@ def run_step(ep: Episode, step: Step) -> None:
         raise SetupError(f"setup step {step.kind!r}: {e}") from e
 
 
+def sends_input(step: Step) -> bool:
+    """Whether a step clicks or types (a ``python -c`` pyautogui snippet)."""
+    return step.kind in ("execute", "command") and "pyautogui" in str(step.params.get("command"))
+
+
 def run_steps(ep: Episode, steps: Sequence[Step]) -> None:
+    """Run ``steps``; input a step sends after a ``launch`` waits until the screen is still
+    (the program painted), where OSWorld counts on its fixed sleeps being long enough."""
+    launched = False
     for i, step in enumerate(steps):
+        if launched and sends_input(step):
+            ep.settle()
+            launched = False
         try:
             run_step(ep, step)
         except SetupError as e:
             raise SetupError(f"step {i + 1} of {len(steps)}: {e}") from e
+        launched = launched or step.kind in ("launch", "open")
 
 
 def suite_steps() -> dict[str, Callable[..., None]]:

@@ -1,20 +1,37 @@
 """Scripted solutions of the 44 bundled tasks: pyautogui code, one string per env step.
 
 Coordinates are screen pixels of the default 1920×1080 desktop. Infeasible tasks are solved
-by declaring ``FAIL``. A feasible task's solution ends with ``DONE``.
+by declaring ``FAIL``. A feasible task's solution ends with ``DONE``. An :class:`Until` between
+steps is no action: the oracle looks at the desktop (a window's title, the screen settling)
+before its next step, as a person waits for a page to open rather than counting seconds.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Until:
+    """Wait (sending nothing) until a window's title matches ``title`` (a regular expression;
+    with ``gone``, until none does) and the screen is still. When it does not come within
+    ``timeout_s``, ``again`` sends the step before once more (a keystroke a busy program lost)."""
+
+    title: str
+    gone: bool = False
+    again: bool = False
+    timeout_s: float = 30.0
+
+
 # Chromium's settings pages, reached by their URL.
 _GO = (
     "pyautogui.hotkey('ctrl', 'l'); time.sleep(0.5); pyautogui.typewrite('{url}', interval=0.02); "
-    "pyautogui.press('enter'); time.sleep(2)"
+    "pyautogui.press('enter'); time.sleep(0.5)"
 )
 
 
-_PREFS = "pyautogui.hotkey('ctrl', 'p'); time.sleep(2)"
-_SAVE = "pyautogui.click(1308, 867); time.sleep(1)"
+_PREFS = ("pyautogui.hotkey('ctrl', 'p'); time.sleep(0.5)", Until("Preferences", again=True))
+_SAVE = ("pyautogui.click(1308, 867); time.sleep(0.3)", Until("Preferences", gone=True))
 
 
 def _term(command: str, wait: float = 1.5) -> str:
@@ -25,12 +42,21 @@ def _term(command: str, wait: float = 1.5) -> str:
     )
 
 
+def _shell(command: str, timeout_s: float = 60.0) -> list[str | Until]:
+    """Run ``command`` in the desktop's terminal, then ``exit``: the terminal's window closing
+    shows that the command has finished (on a busy machine that takes what it takes)."""
+    return [
+        _term(f"{command}; exit", wait=0.3),
+        Until("^Terminal$", gone=True, timeout_s=timeout_s),
+    ]
+
+
 def _palette(command: str, down: int = 0) -> str:
     """Run a VS Code command from the command palette (F1): the first match, or ``down`` more."""
     return (
         "pyautogui.click(960, 540); pyautogui.press('f1'); time.sleep(1); "
         f"pyautogui.typewrite({command!r}, interval=0.02); time.sleep(1); "
-        f"pyautogui.press('down', presses={down}); pyautogui.press('enter'); time.sleep(2)"
+        f"pyautogui.press('down', presses={down}); pyautogui.press('enter'); time.sleep(0.5)"
     )
 
 
@@ -39,127 +65,146 @@ def _replace(text: str) -> str:
     return (
         "pyautogui.hotkey('ctrl', 'a'); pyautogui.press('backspace'); "
         f"pyautogui.typewrite({text!r}, interval=0.02); "
-        "pyautogui.press('esc'); pyautogui.hotkey('ctrl', 's'); time.sleep(1.5)"
+        "pyautogui.press('esc'); pyautogui.hotkey('ctrl', 's'); time.sleep(0.5)"
     )
+
+
+#: VS Code's title loses its dirty mark (``● ``) once the file is saved.
+_SAVED = Until(r"^(settings|keybindings)\.json")
 
 
 def _go(url: str) -> str:
     return _GO.format(url=url)
 
 
-SOLUTIONS: dict[str, list[str]] = {
+def _nav(url: str, title: str) -> list[str | Until]:
+    """Open ``url`` in Chromium and wait for its page (``title``); typed again if it was lost."""
+    return [_go(url), Until(title, again=True)]
+
+
+SOLUTIONS: dict[str, list[str | Until]] = {
     # chrome
     "030eeff7": [  # Do Not Track: the toggle, then the dialog's Confirm
-        _go("chrome://settings/cookies"),
+        *_nav("chrome://settings/cookies", "^Settings - Third-party cookies"),
         "pyautogui.click(1258, 616); time.sleep(1)",
         "pyautogui.click(1160, 678); time.sleep(1)",
         "DONE",
     ],
     "2ad9387a": [  # a folder "Favorites" on the bookmarks bar, from the bookmark manager
-        _go("chrome://bookmarks"),
+        *_nav("chrome://bookmarks", "^Bookmarks"),
         "pyautogui.click(1882, 120); time.sleep(1)",
         "pyautogui.click(1806, 216); time.sleep(1)",
         "pyautogui.typewrite('Favorites'); pyautogui.press('enter'); time.sleep(1)",
         "DONE",
     ],
     "2ae9ba84": [  # the profile's name
-        _go("chrome://settings/manageProfile"),
+        *_nav("chrome://settings/manageProfile", "^Settings - Customize profile"),
         "pyautogui.tripleClick(812, 280); pyautogui.hotkey('ctrl', 'a'); "
         "pyautogui.typewrite('Thomas'); pyautogui.press('tab'); time.sleep(1)",
         "DONE",
     ],
     "3299584d": [  # on startup: the New Tab page, in a tab of its own (the start page still loads)
-        "pyautogui.hotkey('ctrl', 't'); time.sleep(1)",
-        _go("chrome://settings/onStartup"),
+        "pyautogui.hotkey('ctrl', 't'); time.sleep(0.5)",
+        Until("^New Tab"),
+        *_nav("chrome://settings/onStartup", "^Settings - On startup"),
         "pyautogui.click(638, 238); time.sleep(1)",
         "DONE",
     ],
     "93eabf48": [  # classic theme, mode Light, and stay on the appearance page
-        _go("chrome://settings/appearance"),
+        *_nav("chrome://settings/appearance", "^Settings - Appearance"),
         "pyautogui.click(1124, 244); time.sleep(1.5)",
         "pyautogui.click(1172, 344); time.sleep(1); pyautogui.press('up'); pyautogui.press('enter'); time.sleep(1)",
         "DONE",
     ],
     "9656a811": [  # Safe Browsing: standard protection
-        _go("chrome://settings/security"),
+        *_nav("chrome://settings/security", "^Settings - Security"),
         "pyautogui.click(640, 378); time.sleep(1)",
         "DONE",
     ],
     "99146c54": [  # delete site data when all windows close
-        _go("chrome://settings/content/siteData"),
+        *_nav("chrome://settings/content/siteData", "^Settings - On-device site data"),
         "pyautogui.click(640, 428); time.sleep(1)",
         "DONE",
     ],
     "af630914": [  # font size Large
-        _go("chrome://settings/appearance"),
+        *_nav("chrome://settings/appearance", "^Settings - Appearance"),
         "pyautogui.click(1172, 954); time.sleep(1); pyautogui.press('down'); pyautogui.press('enter'); time.sleep(1)",
         "DONE",
     ],
     "bb5e4c0d": [  # Microsoft Bing as the default search engine
-        _go("chrome://settings/searchEngines"),
+        *_nav("chrome://settings/searchEngines", "^Settings - Manage search engines"),
         "time.sleep(1); pyautogui.click(1254, 686); time.sleep(1.5)",
         "pyautogui.click(1204, 718); time.sleep(1)",
         "DONE",
     ],
     # os: the desktop's terminal (xterm, top left); each command typed and entered
     "3ce045a0": [
-        _term("gsettings set org.gnome.desktop.interface text-scaling-factor 1.5"),
+        *_shell("gsettings set org.gnome.desktop.interface text-scaling-factor 1.5"),
         "DONE",
     ],
-    "bedcedc4": [_term("gsettings set org.gnome.desktop.session idle-delay 0"), "DONE"],
+    "bedcedc4": [*_shell("gsettings set org.gnome.desktop.session idle-delay 0"), "DONE"],
     "e0df059f": [_term("mv ~/Desktop/todo_list_Jan_1 ~/Desktop/todo_list_Jan_2"), "DONE"],
     "ec4e3f68": [
-        _term(
+        *_shell(
             "gsettings set org.gnome.shell favorite-apps \"['thunderbird.desktop', 'google-chrome.desktop']\""
         ),
         "DONE",
     ],
     # multi_apps
     "2373b66a": [  # sar: a sample a second for 30 s, into the report
-        _term("sar 1 30 > ~/Desktop/System_Resources_Report.txt"),
-        "time.sleep(33)",
+        *_shell("sar 1 30 > ~/Desktop/System_Resources_Report.txt", timeout_s=90),
         "DONE",
     ],
     "937087b6": [  # VLC for every video type OSWorld asks about
-        _term(
+        *_shell(
             "for t in 3gp 3gpp 3gpp2 avi divx dv fli flv mp2t mp4 mp4v-es mpeg mpeg-system msvideo "
             "ogg quicktime vnd.divx vnd.mpegurl vnd.rn-realvideo webm x-anim x-avi x-flc x-fli x-flv "
             "x-m4v x-matroska x-mpeg x-mpeg-system x-mpeg2 x-ms-asf x-ms-asf-plugin x-ms-asx x-ms-wm "
             "x-ms-wmv x-ms-wmx x-ms-wvx x-msvideo x-nsv x-ogm x-ogm+ogg x-theora x-theora+ogg; "
             "do xdg-mime default vlc.desktop video/$t; done",
-            wait=8,
+            timeout_s=120,
         ),
         "DONE",
     ],
-    "f8369178": [_term("gsettings set org.gnome.desktop.interface gtk-theme Orchis"), "DONE"],
+    "f8369178": [*_shell("gsettings set org.gnome.desktop.interface gtk-theme Orchis"), "DONE"],
     # vs_code (code-server): the command palette (F1) opens the JSON file; its text is replaced
     "930fdb3b": [
         _palette("Keyboard Shortcuts (JSON)", down=1),
+        Until(r"^keybindings\.json", again=True),
         _replace(
             '[{"key": "ctrl+j", "command": "workbench.action.focusActiveEditorGroup", "when": "terminalFocus"}]'
         ),
+        _SAVED,
         "DONE",
     ],
     "9439a27b": [
         _palette("Preferences: Open User Settings (JSON)"),
+        Until(r"^settings\.json", again=True),
         _replace('{"debug.focusEditorOnBreak": false}'),
+        _SAVED,
         "DONE",
     ],
     "982d12a5": [
         _palette("Preferences: Open User Settings (JSON)"),
+        Until(r"^settings\.json", again=True),
         _replace('{"workbench.colorTheme": "Visual Studio Dark"}'),
+        _SAVED,
         "DONE",
     ],
     "9d425400": [
         _palette("Preferences: Open User Settings (JSON)"),
+        Until(r"^settings\.json", again=True),
         _replace('{"workbench.editor.wrapTabs": true}'),
+        _SAVED,
         "DONE",
     ],
     "ea98c5d7": [
         _palette("Keyboard Shortcuts (JSON)", down=1),
+        Until(r"^keybindings\.json", again=True),
         _replace(
             '[{"key": "ctrl+f", "command": "-list.find", "when": "listFocus && listSupportsFind"}]'
         ),
+        _SAVED,
         "DONE",
     ],
     # libreoffice_impress: View > Slide Pane, by the menu keys the setup used to close it
@@ -172,10 +217,13 @@ SOLUTIONS: dict[str, list[str]] = {
     ],
     # gimp: Edit > Preferences; the postconfig quits GIMP (ctrl+q), which writes its rc files
     "7767eef2": [  # Interface > Theme > Light > OK
-        "pyautogui.hotkey('alt', 'e'); time.sleep(1)",
-        "pyautogui.click(310, 708); time.sleep(2.5)",
-        "pyautogui.click(98, 724); time.sleep(1.5)",
-        "pyautogui.click(306, 692); time.sleep(1); pyautogui.click(804, 928); time.sleep(2)",
+        "pyautogui.press('esc'); pyautogui.hotkey('alt', 'e'); time.sleep(1); "
+        "pyautogui.click(310, 708); time.sleep(1)",
+        Until("^Preferences$", again=True),
+        "pyautogui.click(98, 724); time.sleep(0.5)",
+        Until("^Preferences$"),
+        "pyautogui.click(306, 692); time.sleep(1); pyautogui.click(804, 928); time.sleep(0.5)",
+        Until("^Preferences$", gone=True),
         "DONE",
     ],
     "d52d6308": [  # Tab in the image window hides the docks
@@ -184,38 +232,41 @@ SOLUTIONS: dict[str, list[str]] = {
     ],
     # vlc: Tools > Preferences (ctrl+p); Save writes ~/.config/vlc/vlcrc
     "5ac2891a": [  # play-and-exit off: the running VLC has it off, saving the preferences writes it
-        _PREFS,
-        _SAVE,
+        *_PREFS,
+        *_SAVE,
         "DONE",
     ],
     "8ba5ae7a": [  # record folder: Input / Codecs > Browse... > Desktop > Open
-        _PREFS,
+        *_PREFS,
         "pyautogui.click(1018, 236); time.sleep(1)",
-        "pyautogui.click(1270, 692); time.sleep(2)",
-        "pyautogui.click(626, 218); time.sleep(0.5); pyautogui.click(1458, 932); time.sleep(1.5)",
-        _SAVE,
+        "pyautogui.click(1270, 692); time.sleep(0.5)",
+        Until("^Select Directory$", again=True),
+        "pyautogui.click(626, 218); time.sleep(0.5); pyautogui.click(1458, 932); time.sleep(0.3)",
+        Until("^Select Directory$", gone=True),
+        *_SAVE,
         "DONE",
     ],
     "9195653c": [  # all settings > Qt > Maximum Volume displayed = 200
-        _PREFS,
+        *_PREFS,
         "pyautogui.click(658, 864); time.sleep(1.5)",
         "pyautogui.click(720, 218); pyautogui.typewrite('maximum volume', interval=0.02); time.sleep(1.5)",
         "pyautogui.click(650, 334); time.sleep(1.5)",
         "pyautogui.doubleClick(956, 176); time.sleep(1.5)",
         "pyautogui.tripleClick(1850, 798); pyautogui.typewrite('200'); pyautogui.press('tab'); time.sleep(0.5)",
-        "pyautogui.click(1868, 1058); time.sleep(1)",
+        "pyautogui.click(1868, 1058); time.sleep(0.3)",
+        Until("Preferences", gone=True),
         "DONE",
     ],
     "a5bbbcd5": [  # Interface > Start in minimal view mode
-        _PREFS,
+        *_PREFS,
         "pyautogui.click(738, 484); time.sleep(0.5)",
-        _SAVE,
+        *_SAVE,
         "DONE",
     ],
     "f3977615": [  # Interface > untick "Use only one instance when started from file manager"
-        _PREFS,
+        *_PREFS,
         "pyautogui.click(600, 708); time.sleep(0.5)",
-        _SAVE,
+        *_SAVE,
         "DONE",
     ],
 }

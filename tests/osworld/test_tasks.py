@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from solutions import SOLUTIONS
+from solutions import SOLUTIONS, Until
 
 from gcc_envs.osworld.bundled import BUNDLED
 from gcc_envs.osworld.episode import needed_programs, unsupported
@@ -34,11 +34,31 @@ def table() -> Iterator[dict[str, dict[str, Any]]]:
             json.dump(rows, f, indent=1)
 
 
-def _episode(env: Any, task_id: str, actions: list[str]) -> tuple[dict[str, Any], dict[str, Any]]:
+def _looks(env: Any, until: Until) -> bool:
+    """Whether the desktop comes to show what ``until`` waits for (then the screen settles)."""
+    episode = env.unwrapped.runner.running.episode
+    if not episode.wait_title(until.title, until.timeout_s, present=not until.gone):
+        return False
+    episode.settle()
+    return True
+
+
+def _episode(
+    env: Any, task_id: str, actions: list[str | Until]
+) -> tuple[dict[str, Any], dict[str, Any]]:
     _, start = env.reset(options={"task": task_id})
     info: dict[str, Any] = {}
+    last = None
     for action in actions:
+        if isinstance(action, Until):
+            seen = _looks(env, action)
+            if not seen and action.again and last is not None:
+                _, _, _, _, info = env.step(last)
+                seen = "score" in info or _looks(env, action)
+            assert seen, f"the desktop never showed {action}"
+            continue
         _, _, _, _, info = env.step(action)
+        last = action
         assert info["last_action_error"] is None, info["last_action_error"]
         if "score" in info:
             break
