@@ -15,11 +15,12 @@ from dataclasses import dataclass
 class Until:
     """Wait (sending nothing) until a window's title matches ``title`` (a regular expression;
     with ``gone``, until none does) and the screen is still. When it does not come within
-    ``timeout_s``, ``again`` sends the step before once more (a keystroke a busy program lost)."""
+    ``timeout_s``, the ``again`` items before it run once more (a keystroke a busy program
+    lost)."""
 
     title: str
     gone: bool = False
-    again: bool = False
+    again: int = 0
     timeout_s: float = 30.0
 
 
@@ -30,7 +31,7 @@ _GO = (
 )
 
 
-_PREFS = ("pyautogui.hotkey('ctrl', 'p'); time.sleep(0.5)", Until("Preferences", again=True))
+_PREFS = ("pyautogui.hotkey('ctrl', 'p'); time.sleep(0.5)", Until("Preferences", again=1))
 _SAVE = ("pyautogui.click(1308, 867); time.sleep(0.3)", Until("Preferences", gone=True))
 
 
@@ -51,13 +52,17 @@ def _shell(command: str, timeout_s: float = 60.0) -> list[str | Until]:
     ]
 
 
-def _palette(command: str, down: int = 0) -> str:
-    """Run a VS Code command from the command palette (F1): the first match, or ``down`` more."""
-    return (
+def _palette(command: str, title: str, down: int = 0) -> list[str | Until]:
+    """Run a VS Code command from the command palette (F1): the first match, or ``down`` more,
+    picked once the list has settled (it filters as it is typed, and a busy machine is late);
+    then wait for the editor it opens (``title``), the whole once more if it did not come."""
+    return [
         "pyautogui.click(960, 540); pyautogui.press('f1'); time.sleep(1); "
-        f"pyautogui.typewrite({command!r}, interval=0.02); time.sleep(1); "
-        f"pyautogui.press('down', presses={down}); pyautogui.press('enter'); time.sleep(0.5)"
-    )
+        f"pyautogui.typewrite({command!r}, interval=0.02); time.sleep(0.5)",
+        Until("code-server$"),
+        f"pyautogui.press('down', presses={down}); pyautogui.press('enter'); time.sleep(0.5)",
+        Until(title, again=3),
+    ]
 
 
 def _replace(text: str) -> str:
@@ -79,21 +84,24 @@ def _go(url: str) -> str:
 
 def _nav(url: str, title: str) -> list[str | Until]:
     """Open ``url`` in Chromium and wait for its page (``title``); typed again if it was lost."""
-    return [_go(url), Until(title, again=True)]
+    return [_go(url), Until(title, again=1)]
 
 
 SOLUTIONS: dict[str, list[str | Until]] = {
     # chrome
     "030eeff7": [  # Do Not Track: the toggle, then the dialog's Confirm
         *_nav("chrome://settings/cookies", "^Settings - Third-party cookies"),
-        "pyautogui.click(1258, 616); time.sleep(1)",
+        "pyautogui.click(1258, 616); time.sleep(0.5)",
+        Until("^Settings - Third-party cookies"),  # the dialog has opened
         "pyautogui.click(1160, 678); time.sleep(1)",
         "DONE",
     ],
     "2ad9387a": [  # a folder "Favorites" on the bookmarks bar, from the bookmark manager
         *_nav("chrome://bookmarks", "^Bookmarks"),
-        "pyautogui.click(1882, 120); time.sleep(1)",
-        "pyautogui.click(1806, 216); time.sleep(1)",
+        "pyautogui.click(1882, 120); time.sleep(0.5)",
+        Until("^Bookmarks"),  # the menu has opened
+        "pyautogui.click(1806, 216); time.sleep(0.5)",
+        Until("^Bookmarks"),  # the name dialog has opened
         "pyautogui.typewrite('Favorites'); pyautogui.press('enter'); time.sleep(1)",
         "DONE",
     ],
@@ -112,7 +120,8 @@ SOLUTIONS: dict[str, list[str | Until]] = {
     ],
     "93eabf48": [  # classic theme, mode Light, and stay on the appearance page
         *_nav("chrome://settings/appearance", "^Settings - Appearance"),
-        "pyautogui.click(1124, 244); time.sleep(1.5)",
+        "pyautogui.click(1124, 244); time.sleep(1)",
+        Until("^Settings - Appearance"),
         "pyautogui.click(1172, 344); time.sleep(1); pyautogui.press('up'); pyautogui.press('enter'); time.sleep(1)",
         "DONE",
     ],
@@ -133,7 +142,8 @@ SOLUTIONS: dict[str, list[str | Until]] = {
     ],
     "bb5e4c0d": [  # Microsoft Bing as the default search engine
         *_nav("chrome://settings/searchEngines", "^Settings - Manage search engines"),
-        "time.sleep(1); pyautogui.click(1254, 686); time.sleep(1.5)",
+        "time.sleep(1); pyautogui.click(1254, 686); time.sleep(1)",
+        Until("^Settings - Manage search engines"),
         "pyautogui.click(1204, 718); time.sleep(1)",
         "DONE",
     ],
@@ -169,8 +179,7 @@ SOLUTIONS: dict[str, list[str | Until]] = {
     "f8369178": [*_shell("gsettings set org.gnome.desktop.interface gtk-theme Orchis"), "DONE"],
     # vs_code (code-server): the command palette (F1) opens the JSON file; its text is replaced
     "930fdb3b": [
-        _palette("Keyboard Shortcuts (JSON)", down=1),
-        Until(r"^keybindings\.json", again=True),
+        *_palette("Keyboard Shortcuts (JSON)", r"^keybindings\.json", down=1),
         _replace(
             '[{"key": "ctrl+j", "command": "workbench.action.focusActiveEditorGroup", "when": "terminalFocus"}]'
         ),
@@ -178,29 +187,25 @@ SOLUTIONS: dict[str, list[str | Until]] = {
         "DONE",
     ],
     "9439a27b": [
-        _palette("Preferences: Open User Settings (JSON)"),
-        Until(r"^settings\.json", again=True),
+        *_palette("Preferences: Open User Settings (JSON)", r"^settings\.json"),
         _replace('{"debug.focusEditorOnBreak": false}'),
         _SAVED,
         "DONE",
     ],
     "982d12a5": [
-        _palette("Preferences: Open User Settings (JSON)"),
-        Until(r"^settings\.json", again=True),
+        *_palette("Preferences: Open User Settings (JSON)", r"^settings\.json"),
         _replace('{"workbench.colorTheme": "Visual Studio Dark"}'),
         _SAVED,
         "DONE",
     ],
     "9d425400": [
-        _palette("Preferences: Open User Settings (JSON)"),
-        Until(r"^settings\.json", again=True),
+        *_palette("Preferences: Open User Settings (JSON)", r"^settings\.json"),
         _replace('{"workbench.editor.wrapTabs": true}'),
         _SAVED,
         "DONE",
     ],
     "ea98c5d7": [
-        _palette("Keyboard Shortcuts (JSON)", down=1),
-        Until(r"^keybindings\.json", again=True),
+        *_palette("Keyboard Shortcuts (JSON)", r"^keybindings\.json", down=1),
         _replace(
             '[{"key": "ctrl+f", "command": "-list.find", "when": "listFocus && listSupportsFind"}]'
         ),
@@ -219,7 +224,7 @@ SOLUTIONS: dict[str, list[str | Until]] = {
     "7767eef2": [  # Interface > Theme > Light > OK
         "pyautogui.press('esc'); pyautogui.hotkey('alt', 'e'); time.sleep(1); "
         "pyautogui.click(310, 708); time.sleep(1)",
-        Until("^Preferences$", again=True),
+        Until("^Preferences$", again=1),
         "pyautogui.click(98, 724); time.sleep(0.5)",
         Until("^Preferences$"),
         "pyautogui.click(306, 692); time.sleep(1); pyautogui.click(804, 928); time.sleep(0.5)",
@@ -240,7 +245,7 @@ SOLUTIONS: dict[str, list[str | Until]] = {
         *_PREFS,
         "pyautogui.click(1018, 236); time.sleep(1)",
         "pyautogui.click(1270, 692); time.sleep(0.5)",
-        Until("^Select Directory$", again=True),
+        Until("^Select Directory$", again=1),
         "pyautogui.click(626, 218); time.sleep(0.5); pyautogui.click(1458, 932); time.sleep(0.3)",
         Until("^Select Directory$", gone=True),
         *_SAVE,
@@ -248,7 +253,8 @@ SOLUTIONS: dict[str, list[str | Until]] = {
     ],
     "9195653c": [  # all settings > Qt > Maximum Volume displayed = 200
         *_PREFS,
-        "pyautogui.click(658, 864); time.sleep(1.5)",
+        "pyautogui.click(658, 864); time.sleep(0.5)",
+        Until("^Advanced Preferences$", again=1),
         "pyautogui.click(720, 218); pyautogui.typewrite('maximum volume', interval=0.02); time.sleep(1.5)",
         "pyautogui.click(650, 334); time.sleep(1.5)",
         "pyautogui.doubleClick(956, 176); time.sleep(1.5)",
