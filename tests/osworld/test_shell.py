@@ -183,3 +183,38 @@ def test_a_getter_shell_writes_nothing(home: Path) -> None:
 def test_python_code_that_is_no_known_snippet_is_refused(code: str) -> None:
     with pytest.raises(ShellError):
         snippets.recognise(code)
+
+
+class _Desk(FakeHost):
+    """A fake host that records launches, screen settles and snippets, in order."""
+
+    def __init__(self, home: Path) -> None:
+        super().__init__(home)
+        self.log: list[str] = []
+        self.notes: list[str] = []
+        self.cache: dict[str, str] = {}
+
+    def launch(self, argv: list[str], env: dict[str, str] | None = None) -> None:
+        self.log.append("launch")
+
+    def settle(self) -> bool:
+        self.log.append("settle")
+        return True
+
+    def python(self, code: str, deadline: float):
+        self.log.append("input" if "pyautogui" in code else "python")
+        return super().python(code, deadline)
+
+    def give_home(self) -> None:
+        pass
+
+
+def test_setup_input_after_a_launch_waits_for_the_screen(home: Path) -> None:
+    from gcc_envs.osworld.setup import run_steps
+    from gcc_envs.osworld.taskfile import Step
+
+    desk = _Desk(home)
+    click = ["python", "-c", "import pyautogui; pyautogui.click(10, 10)"]
+    run_steps(desk, [Step("execute", {"command": click}), Step("launch", {"command": ["vlc"]}),
+                     Step("execute", {"command": click}), Step("execute", {"command": click})])  # fmt: skip
+    assert desk.log == ["input", "launch", "settle", "input", "input"]
