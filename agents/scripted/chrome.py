@@ -43,7 +43,7 @@ class ChromeScript(PlanScript):
 class SavePaperPDFScript(ChromeScript):
     """Search the phrase, open the result whose title holds it, download its PDF."""
 
-    def plan(self, instruction: str) -> Plan:
+    def plan(self, instruction: str, frame: np.ndarray) -> Plan:
         phrase = quoted(instruction)[0]
         yield settle(go(phrase), quiet_s=0.6)
         # the first match is the search box's own text; the next is the article's title
@@ -54,7 +54,7 @@ class SavePaperPDFScript(ChromeScript):
 class PostOnTwitterScript(ChromeScript):
     """The microblog's post box (the first field), the text, Post."""
 
-    def plan(self, instruction: str) -> Plan:
+    def plan(self, instruction: str, frame: np.ndarray) -> Plan:
         text = quoted(instruction)[0]
         yield settle(go("twitter.com"), quiet_s=0.6)
         yield settle([KeyPress("tab"), TypeText(text, 0.01), KeyPress("tab"), KeyPress("enter")])
@@ -63,7 +63,7 @@ class PostOnTwitterScript(ChromeScript):
 class OpenLastClosedPageScript(ChromeScript):
     """Ctrl+Shift+T once per page to reopen (the most recently closed first)."""
 
-    def plan(self, instruction: str) -> Plan:
+    def plan(self, instruction: str, frame: np.ndarray) -> Plan:
         n = next((v for k, v in COUNTS.items() if k in instruction), 1)
         events: list[Event] = []
         for _ in range(n):
@@ -74,7 +74,7 @@ class OpenLastClosedPageScript(ChromeScript):
 class GoToGitHubHomepageScript(ChromeScript):
     """The profile's address, typed (the user's handle from the instruction)."""
 
-    def plan(self, instruction: str) -> Plan:
+    def plan(self, instruction: str, frame: np.ndarray) -> Plan:
         m = re.search(r"navigate to (\S+)'s homepage", instruction)
         user = m.group(1) if m else "tellarin"
         yield settle(go(f"github.com/{user}"), quiet_s=0.6)
@@ -87,7 +87,7 @@ class DarkModeScript(ChromeScript):
     #: The Mode list on chrome://settings/appearance (1280x800).
     MODE = (914, 345)
 
-    def plan(self, instruction: str) -> Plan:
+    def plan(self, instruction: str, frame: np.ndarray) -> Plan:
         mode = "light" if re.search(r"\blight mode\b", instruction) else "dark"
         yield settle(go("chrome://settings/appearance"), quiet_s=1.0)
         pick = [self.click(*self.MODE), Wait(0.6), KeyPress(mode[0]), KeyPress("enter")]

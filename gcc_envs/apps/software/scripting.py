@@ -1,8 +1,9 @@
 """What the twins' scripted solutions (``agents/scripted/<app>.py``) share.
 
-A solution is a plan written as a generator (:class:`PlanScript`): it reads the instruction,
-yields one action per env step (events, a :class:`~gcc_envs.Program`, or code text) and is
-sent the frame that step produced, so it can look at the screen before it goes on. It reads
+A solution is a plan written as a generator (:class:`PlanScript`): it reads the instruction
+and the first frame, yields one action per env step (events, a :class:`~gcc_envs.Program`,
+or code text) and is sent the frame that step produced, so it can look at the screen before
+it goes on. It reads
 nothing else: no answer key, no program state, no seed. Closed-loop programs (:func:`settle`,
 :func:`until`) wait inside one step for the screen to calm down or to show something, so
 waiting costs no extra steps. The pixel helpers are pure functions of a frame.
@@ -44,25 +45,25 @@ class PlanScript:
         #: (W, H) of the frames the script is shown (its clicks are in these pixels).
         self.size = (int(shape[1]), int(shape[0]))
         self._plan: Plan | None = None
-        self._started = False
+        self._started = False  # reset() was called
         self.instruction = ""
 
-    def plan(self, instruction: str) -> Plan:  # pragma: no cover - each task writes its own
-        raise NotImplementedError
+    def plan(self, instruction: str, frame: np.ndarray) -> Plan:  # pragma: no cover
+        raise NotImplementedError  # each task writes its own
         yield
 
     def reset(self, info: dict[str, Any]) -> None:
         self.instruction = str(info.get("instruction", ""))
-        self._plan = self.plan(self.instruction)
-        self._started = False
+        self._plan = None
+        self._started = True
 
     def act(self, obs: np.ndarray, info: dict[str, Any]) -> Action:
         del info
-        if self._plan is None:
+        if not self._started:
             raise GCCError("call reset(info) before act()")
         try:
-            if not self._started:
-                self._started = True
+            if self._plan is None:
+                self._plan = self.plan(self.instruction, np.asarray(obs))
                 return next(self._plan)
             return self._plan.send(np.asarray(obs))
         except StopIteration:  # the plan is spent (and stays so): say DONE
@@ -101,13 +102,21 @@ def settle(
     quiet_s: float = 0.8,
     timeout_s: float = 8.0,
     poll_s: float = 0.2,
+    ready: Callable[[np.ndarray], bool] | None = None,
+    ready_s: float = 30.0,
 ) -> Program:
     """``events``, then wait until the screen has not changed for ``quiet_s`` (at most
-    ``timeout_s``), all in one step."""
+    ``timeout_s``), all in one step. With ``ready``, first wait until ``ready(frame)`` holds
+    (at most ``ready_s``: a program still loading what it shows)."""
     first = list(events)
 
     def run() -> Generator[Event, np.ndarray | None, None]:
         frame = None
+        if ready is not None:
+            frame, waited = (yield Wait(0.05)), 0.0
+            while waited < ready_s and (frame is None or not ready(frame)):
+                frame = yield Wait(poll_s)
+                waited += poll_s
         for e in first:
             frame = yield e
         last, still, waited = frame, 0.0, 0.0
