@@ -89,25 +89,38 @@ def replay(env: gym.Env, inputs: list[list[Event]], seed: int) -> Episode:
     return _end(ep, info, steps + 1)
 
 
-def other_seed(env: gym.Env, like: dict[str, str], seeds: range = range(1, 40)) -> int:
-    """The first seed in ``seeds`` whose chosen values differ from ``like`` (a dry draw: the
-    setup's choices come first from the episode's generator, before any program starts)."""
+def draw(env: gym.Env, seed: int) -> dict[str, str]:
+    """The values the task's ``choose`` steps pick on ``seed`` (a dry draw: the setup's
+    choices come first from the episode's generator, before any program starts)."""
     import numpy as np
 
-    names = [s for s in env.unwrapped.task_spec.setup if s.kind == "choose"]
+    rng = np.random.default_rng(seed)
+    picks: dict[str, str] = {}
+    for step in (s for s in env.unwrapped.task_spec.setup if s.kind == "choose"):
+        options = step.args["options"]
+        pick = options[int(rng.integers(len(options)))]
+        if isinstance(pick, dict):
+            picks.update({f"{step.args['name']}_{k}": str(v) for k, v in pick.items()})
+        else:
+            picks[step.args["name"]] = str(pick)
+    return picks
+
+
+def other_seed(env: gym.Env, like: dict[str, str], seeds: range = range(1, 40)) -> int:
+    """The first seed in ``seeds`` whose chosen values differ from ``like``."""
     for seed in seeds:
-        rng = np.random.default_rng(seed)
-        picks = {}
-        for step in names:
-            options = step.args["options"]
-            pick = options[int(rng.integers(len(options)))]
-            if isinstance(pick, dict):
-                picks.update({f"{step.args['name']}_{k}": str(v) for k, v in pick.items()})
-            else:
-                picks[step.args["name"]] = str(pick)
-        if any(like.get(k) != v for k, v in picks.items()):
+        if any(like.get(k) != v for k, v in draw(env, seed).items()):
             return seed
     raise ValueError(f"no seed in {seeds} varies the task's choices {sorted(like)}")
+
+
+def seed_choosing(env: gym.Env, want: dict[str, str], seeds: range = range(0, 200)) -> int:
+    """The first seed in ``seeds`` whose chosen values include ``want`` (a fixed plan's)."""
+    for seed in seeds:
+        picks = draw(env, seed)
+        if all(picks.get(k) == v for k, v in want.items()):
+            return seed
+    raise ValueError(f"no seed in {seeds} chooses {want}")
 
 
 def random_episode(env: gym.Env, policy: Any, seed: int, steps: int = 8) -> Episode:
