@@ -175,7 +175,7 @@ class GCCEnv(gym.Env[np.ndarray, Any]):
         error: str | None = None
         signal: ev.Event | None = None
         try:
-            program = self._to_program(action)
+            program = self._to_input(action)
         except InvalidActionError as e:
             program, error = None, str(e)
         self.clock.begin_step(self._think(self._steps))
@@ -253,9 +253,17 @@ class GCCEnv(gym.Env[np.ndarray, Any]):
             raise GCCError(f"think_time gave {s!r} for step {step}; it must be >= 0")
         return s
 
-    def _to_program(self, action: Any) -> Program | list[ev.Event]:
-        """The program ``action`` asks for; a list is events this env built itself from a
-        member of its action space (open loop, already checked events)."""
+    def _to_input(self, action: Any) -> Program | list[ev.Event]:
+        """What ``step`` runs: a member of the action space as the list of (checked) events
+        it means, anything else as its :meth:`_to_program`."""
+        if isinstance(action, Mapping):
+            if self._state_mode is not None:
+                return self._state_mode.to_events(action, self.held)
+            assert self._event_mode is not None
+            return [self._event_mode.to_event(action)]
+        return self._to_program(action)
+
+    def _to_program(self, action: Any) -> Program:
         if isinstance(action, Program):
             return action
         if isinstance(action, ev.Event):
@@ -266,10 +274,7 @@ class GCCEnv(gym.Env[np.ndarray, Any]):
                 self.skills.program(p) if isinstance(p, SkillCall) else p for p in parts
             )
         if isinstance(action, Mapping):
-            if self._state_mode is not None:
-                return self._state_mode.to_events(action, self.held)
-            assert self._event_mode is not None
-            return [self._event_mode.to_event(action)]
+            return Program(self._to_input(action))
         if isinstance(action, (list, tuple)):
             return Program(action)
         raise InvalidActionError(
