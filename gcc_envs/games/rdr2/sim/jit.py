@@ -171,7 +171,59 @@ def _wall_rows(
             out[i, c] = rgb[base[c] + vrow * t]
 
 
+def _billboard(
+    canvas: np.ndarray,
+    img: np.ndarray,
+    c0: int,
+    c1: int,
+    r0: int,
+    r1: int,
+    x0: float,
+    x1: float,
+    y0: float,
+    y1: float,
+    depth_cells: float,
+    mirrored: bool,
+    depth: np.ndarray,
+    px_depth: np.ndarray,
+    depth_out: bool,
+    alpha_shift: int,
+) -> None:
+    """``sprites._draw_one`` for the clipped box ``c0..c1`` x ``r0..r1``: the columns where the
+    billboard is nearer than the wall, the art sampled per pixel in float64 as numpy does,
+    painted where its alpha byte (``alpha_shift`` bits up the packed word) is set."""
+    first = -1
+    last = -1
+    for c in range(c0, c1):
+        if depth[c] > depth_cells:
+            if first < 0:
+                first = c
+            last = c
+    if first < 0:
+        return
+    ih, iw = img.shape
+    sx = x1 - x0
+    sy = y1 - y0
+    d32 = np.float32(depth_cells)
+    for r in range(r0, r1):
+        sr = np.int32((np.float64(r) + 0.5 - y0) / sy * ih)
+        sr = min(max(sr, 0), ih - 1)
+        for c in range(first, last + 1):
+            if not depth[c] > depth_cells:
+                continue
+            sc = np.int32((np.float64(c) + 0.5 - x0) / sx * iw)
+            if mirrored:
+                sc = iw - 1 - sc
+            sc = min(max(sc, 0), iw - 1)
+            texel = img[sr, sc]
+            if (texel >> alpha_shift) & 255:
+                canvas[r, c] = texel
+                if depth_out:
+                    px_depth[r, c] = d32
+
+
 _PYTHON: dict[str, Callable[..., Any]] = {
+    "billboard": _billboard,
     "wall_rows": _wall_rows,
     "cast_rays": _cast_rays,
     "ground_rows": _ground_rows,
