@@ -222,7 +222,69 @@ def _billboard(
                     px_depth[r, c] = d32
 
 
+def _minimap_patch(
+    patch: np.ndarray,
+    offs: np.ndarray,
+    m_per_px: np.float32,
+    px: np.float32,
+    py: np.float32,
+    fx: np.float32,
+    fy: np.float32,
+    cell_m: np.float32,
+    walls: np.ndarray,
+    ground: np.ndarray,
+    gpal: np.ndarray,
+    wpal: np.ndarray,
+) -> None:
+    """The map under ``minimap.draw``'s disc: float32 world positions of every pixel as numpy
+    computes them, the wall's colour where a wall stands, the ground's elsewhere, dark
+    outside the grid."""
+    rows, cols = walls.shape
+    n = patch.shape[0]
+    for i in range(n):
+        for j in range(n):
+            right = offs[0, i, j] * m_per_px
+            up = offs[1, i, j] * m_per_px
+            wx = (px + up * fx - right * fy) / cell_m
+            wy = (py + up * fy + right * fx) / cell_m
+            ci = min(max(np.int32(math.floor(wx)), 0), cols - 1)
+            ri = min(max(np.int32(math.floor(wy)), 0), rows - 1)
+            if wx < 0 or wy < 0 or wx >= cols or wy >= rows:
+                patch[i, j, 0] = 40
+                patch[i, j, 1] = 36
+                patch[i, j, 2] = 32
+                continue
+            wall = np.int32(walls[ri, ci])
+            for k in range(3):
+                patch[i, j, k] = wpal[wall, k] if wall != 0 else gpal[np.int32(ground[ri, ci]), k]
+
+
+def _minimap_blend(
+    region: np.ndarray,
+    patch: np.ndarray,
+    inside: np.ndarray,
+    rim: np.ndarray,
+    r0: int,
+    r1: int,
+    r2: int,
+) -> None:
+    """``minimap.draw``'s composite: 13/16 map over the view inside the disc (uint16 sums
+    as numpy does them), the rim colour on the rim."""
+    for i in range(region.shape[0]):
+        for j in range(region.shape[1]):
+            if rim[i, j]:
+                region[i, j, 0] = r0
+                region[i, j, 1] = r1
+                region[i, j, 2] = r2
+            elif inside[i, j]:
+                for k in range(3):
+                    a = np.uint16(region[i, j, k]) * np.uint16(3)
+                    region[i, j, k] = (a + np.uint16(patch[i, j, k]) * np.uint16(13)) // 16
+
+
 _PYTHON: dict[str, Callable[..., Any]] = {
+    "minimap_patch": _minimap_patch,
+    "minimap_blend": _minimap_blend,
     "billboard": _billboard,
     "wall_rows": _wall_rows,
     "cast_rays": _cast_rays,
