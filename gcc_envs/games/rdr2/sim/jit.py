@@ -282,7 +282,102 @@ def _minimap_blend(
                     region[i, j, k] = (a + np.uint16(patch[i, j, k]) * np.uint16(13)) // 16
 
 
+def _wall_columns(
+    dist: np.ndarray,
+    col: np.ndarray,
+    row: np.ndarray,
+    side: np.ndarray,
+    u: np.ndarray,
+    lvl: np.ndarray,
+    ids: np.ndarray,
+    slots: np.ndarray,
+    height: np.ndarray,
+    tex_m: np.ndarray,
+    height_m: np.ndarray,
+    given: bool,
+    proj: float,
+    horizon: float,
+    eye_m: float,
+    cell_m: float,
+    t: int,
+    rough_a: int,
+    rough_b: int,
+    heights: np.ndarray,
+    bottom32: np.ndarray,
+    span: np.ndarray,
+    per_px: np.ndarray,
+    base: np.ndarray,
+    alpha_base: np.ndarray,
+) -> tuple[float, float, bool]:
+    """The per-column part of ``scene._paint_walls`` with numpy's dtypes (float64 spans from
+    float32 heights, float32 texel steps, int32 indices); fills the six output arrays and
+    returns the topmost wall top, the lowest wall foot and whether any ray found a wall."""
+    s_count = height.shape[0]
+    eye32 = np.float32(eye_m)
+    tiny = np.float32(1e-6)
+    top_min = np.inf
+    bottom_max = -np.inf
+    any_found = False
+    for c in range(dist.shape[0]):
+        d = dist[c]
+        found = math.isfinite(d)
+        block = np.int32(ids[max(row[c], 0), max(col[c], 0)]) if found else np.int32(0)
+        slot = max(slots[block], 0)
+        h = np.float32(0.0)
+        if found:
+            h = np.float32(height_m[c]) if given else height[slot]
+        k = proj / (max(d, 1e-3) * cell_m)
+        bottom = horizon + eye_m * k
+        top = horizon - np.float64(np.float32(h - eye32)) * k
+        if found:
+            any_found = True
+            top_min = min(top_min, top)
+            bottom_max = max(bottom_max, bottom)
+        else:
+            top = 0.0
+            bottom = -1.0
+        sp = np.float32(bottom - top)
+        heights[c] = h
+        bottom32[c] = np.float32(bottom)
+        span[c] = sp
+        per_px[c] = np.float32(np.float32(h / tex_m[slot]) * np.float32(t)) / max(sp, tiny)
+        ucol = min(np.int32(u[c] * t), np.int32(t - 1))
+        if block == rough_a or block == rough_b:
+            ucol = (ucol + (np.int32(col[c]) * 37 + np.int32(row[c]) * 23) * 5) & (t - 1)
+        sl = np.int32(slot)
+        base[c] = ((np.int32(lvl[c]) * s_count + sl) * 2 + np.int32(side[c])) * t * t + ucol
+        alpha_base[c] = np.int64(sl) * t * t + ucol
+    return top_min, bottom_max, any_found
+
+
+def _low_heights(
+    dist: np.ndarray,
+    col: np.ndarray,
+    row: np.ndarray,
+    ids: np.ndarray,
+    level: np.ndarray,
+    slots: np.ndarray,
+    height: np.ndarray,
+    z: int,
+    ledge: int,
+    out: np.ndarray,
+) -> None:
+    """``scene.draw_scene``'s low-wall heights: a ledge's rise above the player's level
+    (float32), else the wall kind's height; rays that found nothing read cell (0, 0)."""
+    z32 = np.float32(z)
+    for c in range(dist.shape[0]):
+        r = max(row[c], 0)
+        k = max(col[c], 0)
+        block = np.int32(ids[r, k]) if math.isfinite(dist[c]) else np.int32(0)
+        if block == ledge:
+            out[c] = np.float32(level[r, k]) - z32
+        else:
+            out[c] = height[max(slots[block], 0)]
+
+
 _PYTHON: dict[str, Callable[..., Any]] = {
+    "low_heights": _low_heights,
+    "wall_columns": _wall_columns,
     "minimap_patch": _minimap_patch,
     "minimap_blend": _minimap_blend,
     "billboard": _billboard,
