@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from gcc_envs.core.backend import Backend
 from gcc_envs.core.task import Task
+from gcc_envs.errors import GCCError
 from gcc_envs.games.game_env import GameEnv
+from gcc_envs.games.rdr2.curation import curate
 from gcc_envs.games.rdr2.live import PROFILE
 from gcc_envs.games.rdr2.skill_grid import SKILL_GRID
 from gcc_envs.games.rdr2.skills import SKILLS
@@ -103,6 +108,22 @@ class RDR2Env(GameEnv):
     skill_grid = SKILL_GRID
     #: The paper's step limit per checkpoint task (a checkpoint run alone gets this many).
     steps_per_task = 500
+
+    def __init__(
+        self, backend: Backend, task: str | None = None, *, skills: str | None = None, **kw: Any
+    ) -> None:
+        super().__init__(backend, task, **kw)
+        sim = getattr(backend, "sim", None)
+        if skills is None:  # the paper's setting on the simulator; a real screen has no probe
+            skills = "curated" if sim is not None else "all"
+        self.skills = curate(self.skills, skills, self._tutorials_seen)
+
+    def _tutorials_seen(self) -> frozenset[str] | None:
+        """The tutorials this episode has shown; None before the first reset."""
+        try:
+            return frozenset(self.backend.probe().ui.tutorials_seen)
+        except (GCCError, AttributeError):  # before the first reset; no game state to read
+            return None
 
     def make_task(self, key: str) -> Task:
         return TASKS[key]

@@ -118,4 +118,10 @@ def npc_from_spec(s: NPCSpec) -> NPC:
         cover=s.cover,
         speed=s.speed,
         state=s.state,
+        hide_s=s.hide_s,
+        expose_s=s.expose_s,
+        flank=s.flank,
+        stalk_s=s.stalk_s,
+        stalk_left=s.stalk_s,
+        orbit=s.orbit,
     )

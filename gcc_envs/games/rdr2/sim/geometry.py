@@ -96,8 +96,14 @@ def move_circle(
     z: int,
     solids: Iterable[tuple[float, float, float]] = (),
 ) -> tuple[float, float]:
-    """Slide a circle by (dx, dy), one axis at a time, stopping where it would overlap."""
+    """Slide a circle by (dx, dy), one axis at a time, stopping where it would overlap.
+
+    A circle that already overlaps something (a rider mounted against a tree) is checked at
+    half its radius, so it can always work its way out.
+    """
     solids = tuple(solids)
+    if not circle_free(walls, level, cell_m, x, y, r, z, solids):
+        r *= 0.5
     if dx and circle_free(walls, level, cell_m, x + dx, y, r, z, solids):
         x += dx
     if dy and circle_free(walls, level, cell_m, x, y + dy, r, z, solids):
