@@ -158,8 +158,8 @@ class RDR2Planner(Gunfighter):
 
     def _hitch_horse(self) -> str:
         post = self.s.props["hitch_post"]
-        if not self.seen("hitch") or self.dist(post.x, post.y) > 3.2:
-            return self.walk((post.x, post.y), stop_m=3.0) or call("wait", duration=0.3)
+        if not self.seen("hitch") or self.dist(post.x, post.y) > 2.2:
+            return self.walk((post.x, post.y), stop_m=1.8) or call("wait", duration=0.3)
         return call("hitch_horse")
 
     def _search_house(self) -> str:

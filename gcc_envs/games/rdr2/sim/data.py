@@ -100,8 +100,16 @@ class CheckpointSpec:
     #: Horse id the player starts on foot beside (the checkpoint's ``player`` pose is then
     #: only the view's yaw), or None.
     beside: str | None = None
-    #: Metres from the player's own horse past which it is abandoned here (None: the mission's).
+    #: Metres from the player's own horse / a companion on this checkpoint's routes past which
+    #: they are abandoned here (None: the mission's distances).
     abandon_horse_m: float | None = None
+    abandon_companion_m: float | None = None
+    #: Seconds in all a companion on this checkpoint's routes waits for a lagging player
+    #: before going on without them (None: for ever).
+    patience_s: float | None = None
+    #: Seconds the checkpoint may take, and the failure when they run out (None: no limit).
+    time_limit_s: float | None = None
+    time_up: str = "took too long"
     #: The player lets go of a led horse on entry (it has to be taken by the reins again).
     release_led: bool = False
 
@@ -183,6 +191,9 @@ class VariationSpec:
     store: tuple[StoreSlot, ...] = ()
     #: The store's catalogue rows come in a seeded order.
     shuffle_shop: bool = False
+    #: (checkpoint, horse, (lo, hi) metres): the horse has wandered that far from where the
+    #: checkpoint starts, in any direction (the player walks over to mount it).
+    strays: tuple[tuple[str, str, Range], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -131,6 +131,9 @@ def _checkpoint(e: _Entry) -> CheckpointSpec:
     ledge = e.get("tutorial_ledge_m", (int, float), None)
     delay = e.get("tutorial_delay", (int, float), None)
     abandon = e.get("abandon_horse_m", (int, float), None)
+    abandon_c = e.get("abandon_companion_m", (int, float), None)
+    patience = e.get("patience_s", (int, float), None)
+    limit = e.get("time_limit_s", (int, float), None)
     return CheckpointSpec(
         name=e.get("name", str),
         difficulty=difficulty,
@@ -152,6 +155,10 @@ def _checkpoint(e: _Entry) -> CheckpointSpec:
         say=e.text("say", ""),
         beside=e.text("beside", ""),
         abandon_horse_m=None if abandon is None else float(abandon),
+        abandon_companion_m=None if abandon_c is None else float(abandon_c),
+        patience_s=None if patience is None else float(patience),
+        time_limit_s=None if limit is None else float(limit),
+        time_up=e.get("time_up", str, "took too long"),
         release_led=bool(e.get("release_led", bool, False)),
     )
 

@@ -23,6 +23,8 @@ ALLY_BLUE = (60, 140, 255)
 ENEMY_RED = (236, 40, 32)
 OBJECTIVE_YELLOW = (255, 214, 40)
 HORSE_WHITE = (236, 236, 236)
+#: The player's own horse when not ridden (RDR2 shows it on the minimap).
+OWN_HORSE = (250, 140, 30)
 RIM = (24, 20, 16)
 #: Metres from the minimap's centre to its rim, on foot and mounted.
 VIEW_FOOT_M = 34.0
@@ -134,7 +136,12 @@ def draw(frame: np.ndarray, state: Any) -> MapBox:
     patch[outside] = (40, 36, 32)
     patch = np.ascontiguousarray(patch)
     s = b.r / 92.0
-    route = getattr(state, "route", None)
+    for h in state.horses.values():  # the player's own horse, when not under the player
+        if h.alive and h.owner == "player" and h.id != p.mounted:
+            u, v = to_map(b, p.x, p.y, p.yaw_deg, np.array([h.x]), np.array([h.y]))
+            if math.hypot(float(u[0]) - b.r, float(v[0]) - b.r) <= b.r:
+                _dot(patch, float(u[0]), float(v[0]), max(2, round(5 * s)), OWN_HORSE)
+    route = getattr(state, "route", None)  # drawn over the horse's dot
     if route:
         pts = np.asarray(route, np.float64)
         u, v = to_map(b, p.x, p.y, p.yaw_deg, pts[:, 0], pts[:, 1])

@@ -49,7 +49,7 @@ FAILURES = (
     "killed the barn horse",
     "abandoned the barn horse",
     "you died",
-)
+)  # ... or a checkpoint's own ``time_up`` line when its time runs out
 
 
 def mission(state: WorldState, data: GameData) -> MissionData:
@@ -82,6 +82,7 @@ def enter(state: WorldState, data: GameData, index: int, teleport: bool) -> None
     for name, path in cp.paths:
         if name in state.npcs:
             actors.set_path(state.npcs[name], md.paths[path])
+            state.npcs[name].patience = float("inf") if cp.patience_s is None else cp.patience_s
     state.ui.objective = cp.objective
     if cp.say:
         say(state, cp.say)
@@ -243,6 +244,10 @@ def failure(state: WorldState, data: GameData) -> str | None:
     """The failure scenario that holds now, or None: harm first, then abandonment."""
     if not state.player.alive:
         return "you died"
+    cp = spec(state, data)
+    if cp is not None and cp.time_limit_s is not None:
+        if state.clock - state.mission.started_at > cp.time_limit_s:
+            return cp.time_up
     return _harm(state) or _abandonment(state, data)
 
 
@@ -280,10 +285,14 @@ def _abandonment(state: WorldState, data: GameData) -> str | None:
         cx, cy = state.map.areas[md.abandon_area].centre()
         if player_dist(state, cx, cy) > md.abandon_area_m:
             return "abandoned the homestead"
+    leading = {who for who, _ in cp.paths} if cp is not None else set()
     for name in COMPANIONS:
         npc = state.npcs.get(name)
-        far = npc is not None and player_dist(state, npc.x, npc.y) > md.abandon_companion_m
-        if md.abandon_companion_m and far:
+        companion_m = md.abandon_companion_m
+        if cp is not None and cp.abandon_companion_m is not None and name in leading:
+            companion_m = cp.abandon_companion_m  # the one to follow here: a tighter leash
+        far = npc is not None and player_dist(state, npc.x, npc.y) > companion_m
+        if companion_m and far:
             return f"abandoned {name.capitalize()}"
     own = state.horses.get("arthur_horse")
     horse_m = md.abandon_horse_m if cp is None or cp.abandon_horse_m is None else cp.abandon_horse_m

@@ -298,6 +298,8 @@ class NPC:
     #: Wolves: seconds of circling left, and the way round (+1 clockwise, -1 anticlockwise).
     stalk_left: float = 0.0
     orbit: int = 1
+    #: Companions: seconds left of waiting for a lagging player (then they go on).
+    patience: float = float("inf")
     #: Velocity (m/s) over the last physics step.
     vx: float = 0.0
     vy: float = 0.0

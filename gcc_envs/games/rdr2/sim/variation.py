@@ -14,8 +14,9 @@ says what may change and by how much; :func:`vary` returns a :class:`GameData` w
    put through a wall keeps its old ends. A point shared by two routes moves once, so routes
    still meet;
 5. start views turn (``yaw_deg``; ``free_yaw`` checkpoints face any way);
-6. containers: how many drawers and cupboards, where along the walls, which hold supplies;
-7. squads: how many enemies or wolves, where they appear, their cover and their temper.
+6. strays: the horse a checkpoint starts beside has wandered off some metres instead;
+7. containers: how many drawers and cupboards, where along the walls, which hold supplies;
+8. squads: how many enemies or wolves, where they appear, their cover and their temper.
 
 Pure: the same data and generator state give the same episode.
 """
@@ -48,6 +49,8 @@ from gcc_envs.games.rdr2.sim.store_plot import build_store
 TRIES = 16
 #: Clearance (metres) a moved point keeps from walls.
 CLEARANCE_M = 0.5
+#: Room (metres) a walker on a route segment keeps from walls and crates, where it had it.
+NEEDED_M = 0.9
 #: Moved points keep at least this far apart (metres), or as far as they were.
 SPACING_M = 1.2
 #: Cover blocks enemies hide behind.
@@ -98,6 +101,22 @@ class Ground:
     def clear(self, a: Point, b: Point) -> bool:
         return geo.line_of_sight(self.r.walls, CELL_M, a[0], a[1], b[0], b[1])
 
+    def clearance(self, a: Point, b: Point, solids: list[Point]) -> float:
+        """How far (metres, up to 3) a walker on segment AB stays from walls to either side
+        and from solid props (crates, barrels); 0 when a wall crosses it."""
+        d = geo.dist(*a, *b) or 1.0
+        ux, uy = -(b[1] - a[1]) / d, (b[0] - a[0]) / d
+        walls = 0.0
+        for off in (0.0, 0.3, 0.6, 0.9):
+            if not all(
+                self.clear((a[0] + k * ux, a[1] + k * uy), (b[0] + k * ux, b[1] + k * uy))
+                for k in (-off, off)
+            ):
+                break
+            walls = off + 0.3
+        props = min((geo.segment_point_distance(*a, *b, *c) - 0.6 for c in solids), default=3.0)
+        return max(0.0, min(walls, props, 3.0))
+
     def cells(self, rect: Rect) -> Iterator[tuple[int, int]]:
         x0, y0, x1, y1 = rect
         for r in range(max(y0, 0), min(y1, self.rows)):
@@ -125,6 +144,8 @@ def vary(data: GameData, mission: str, rng: np.random.Generator) -> GameData:
     slotted = set(base)  # things on a drawn slot stay exactly there
     moved = _jitter(md, points, base, ground, v.jitter_m, rng, slotted)
     md = _apply(md, moved, yaws, rng)
+    for cp_name, horse, ring in v.strays:
+        md = _stray(md, cp_name, horse, ring, ground, rng)
     if v.containers is not None:
         md = _containers(md, region, v.containers, rng)
     for sq in v.squads:
@@ -148,7 +169,7 @@ def _points(md: MissionData) -> dict[Key, Point]:
     pts: list[Point] = [h.at[:2] for h in md.horses]
     pts += [n.at[:2] for n in md.npcs]
     pts += [n.cover for n in md.npcs if n.cover is not None]
-    pts += [p.at[:2] for p in md.props if p.cell is None]
+    pts += [p.at[:2] for p in md.props if p.cell is None and not p.solid]
     for path in md.paths.values():
         pts += list(path)
     for cp in md.checkpoints:
@@ -224,13 +245,16 @@ def _jitter(
                     final[i] = q
                     break
     moved = {k: (float(final[i, 0]), float(final[i, 1])) for i, k in enumerate(keys)}
-    # a route segment that was clear stays clear: put its ends back (jitter, then slots)
+    # a route segment keeps the room to walk along it that it had (up to NEEDED_M): where a
+    # move put it through a wall or against a crate, its ends go back (jitter, then slots)
+    solids = [p.at[:2] for p in md.props if p.solid]
     for _ in range(8):
         changed = False
         for path in md.paths.values():
             for a, b in zip(path, path[1:]):
                 ka, kb = _key(a), _key(b)
-                if not ground.clear(a, b) or ground.clear(moved[ka], moved[kb]):
+                had = min(ground.clearance(a, b, solids), NEEDED_M)
+                if ground.clearance(moved[ka], moved[kb], solids) >= had - 1e-9:
                     continue
                 for k in (ka, kb):
                     back = start[k] if moved[k] != start[k] else points[k]
@@ -278,6 +302,30 @@ def _apply(
         place = tuple((who, pose(p)) for who, p in cp.place)
         cps.append(replace(cp, player=(x, y, yaw), place=place))
     return replace(md, horses=horses, npcs=npcs, props=props, paths=paths, checkpoints=tuple(cps))
+
+
+def _stray(
+    md: MissionData,
+    cp_name: str,
+    horse: str,
+    ring: tuple[float, float],
+    ground: Ground,
+    rng: np.random.Generator,
+) -> MissionData:
+    """The checkpoint starts with ``horse`` ``ring`` metres away, on open ground in sight."""
+    i = md.checkpoint_index(cp_name)
+    cp = md.checkpoints[i]
+    x, y = cp.player[:2]
+    for _ in range(TRIES * 4):
+        r, a = float(rng.uniform(*ring)), float(rng.uniform(0.0, 2.0 * math.pi))
+        q = (x + r * math.cos(a), y + r * math.sin(a))
+        if ground.open(q) and ground.clear((x, y), q) and not ground.r.roof[ground.cell(q)[::-1]]:
+            place = tuple((w, p) for w, p in cp.place if w != horse)
+            place += ((horse, (q[0], q[1], float(rng.uniform(0.0, 360.0)))),)
+            cps = list(md.checkpoints)
+            cps[i] = replace(cp, place=place, beside=None)
+            return replace(md, checkpoints=tuple(cps))
+    return md
 
 
 # ---- containers
@@ -402,6 +450,11 @@ def _squad(md: MissionData, ground: Ground, sq: SquadSpec, rng: np.random.Genera
             if ground.open(((c + 0.5) * CELL_M, (r + 0.5) * CELL_M))
             and not ground.r.roof[r, c]
             and all(geo.dist((c + 0.5) * CELL_M, (r + 0.5) * CELL_M, *a) > 3.0 for a in avoid)
+            and all(
+                geo.segment_point_distance(*a, *b, (c + 0.5) * CELL_M, (r + 0.5) * CELL_M) > 2.5
+                for path in md.paths.values()
+                for a, b in zip(path, path[1:])
+            )
         ]
         m = int(rng.integers(sq.extra_cover[0], sq.extra_cover[1] + 1))
         crates = _spread(free, m, 4.0, rng)

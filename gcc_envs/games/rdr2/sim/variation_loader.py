@@ -123,6 +123,17 @@ def load_variation(file: str, table: dict[str, Any]) -> VariationSpec:
     for s in entries(file, table, "store", _Var):
         side = s.choice("door_side", ("south", "north"))
         stores.append(StoreSlot(rect=s.rect("rect"), door_side=side))
+    strays = []
+    for cp, raw in top.get("strays", dict, {}).items():
+        if not (
+            isinstance(raw, list)
+            and len(raw) == 3
+            and isinstance(raw[0], str)
+            and all(isinstance(v, int | float) for v in raw[1:])
+            and 0 <= raw[1] <= raw[2]
+        ):
+            top.fail(f"strays.{cp} must be [horse, lo_m, hi_m], got {raw!r}")
+        strays.append((cp, raw[0], (float(raw[1]), float(raw[2]))))
     return VariationSpec(
         jitter_m=float(top.get("jitter", (int, float), 0.0)) * CELL_M,
         yaw_deg=float(top.get("yaw", (int, float), 0.0)),
@@ -133,4 +144,5 @@ def load_variation(file: str, table: dict[str, Any]) -> VariationSpec:
         squads=tuple(_squad(e) for e in entries(file, table, "squads", _Var)),
         store=tuple(stores),
         shuffle_shop=bool(top.get("shuffle_shop", bool, False)),
+        strays=tuple(strays),
     )
