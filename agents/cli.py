@@ -15,14 +15,13 @@ from gcc_envs.errors import GCCError
 
 
 def _card_line(env_id: str) -> str:
-    from gcc_envs.registration import ENVS, GAMES, load
+    from gcc_envs.core.spec import load
+    from gcc_envs.registration import spec_of, task_of
 
-    row = next(r for r in ENVS if r.id == env_id)
-    cls = load(GAMES[row.game].env_class)
-    doc = inspect.getdoc(cls) or ""
+    doc = inspect.getdoc(load(spec_of(env_id).env_class)) or ""
     first = doc.splitlines()[0] if doc else ""
-    task = getattr(cls, "TASKS", {}).get(row.task)
-    return f"{first} — {task.name}: {task.instruction}" if task is not None else first
+    task = task_of(env_id)
+    return f"{first} — {task.name}: {task.instruction}" if task and task.instruction else first
 
 
 def cmd_list(args: argparse.Namespace) -> int:

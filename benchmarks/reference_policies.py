@@ -77,13 +77,16 @@ class Episode:
 
 def targets(games: Sequence[str] = (), latency: bool = True) -> list[Target]:
     """Every task played alone, read from the registry's specs (games with a simulator)."""
-    from gcc_envs.registration import SPECS
+    from gcc_envs.core.spec import GameSpec
+    from gcc_envs.registration import specs
 
     out = []
-    for spec in SPECS:
-        if getattr(spec, "simulator", None) is None or (games and spec.key not in games):
+    for spec in specs().values():
+        if not isinstance(spec, GameSpec) or spec.simulator is None:
             continue
-        kwargs = dict(getattr(spec, "eval_kwargs", {}) or {}) if latency else {}
+        if games and spec.key not in games:
+            continue
+        kwargs = dict(spec.eval_kwargs) if latency else {}
         for t in spec.tasks:
             if spec.subtasks(t.key):  # a mission: its checkpoints are the rows
                 continue
@@ -95,7 +98,7 @@ def targets(games: Sequence[str] = (), latency: bool = True) -> list[Target]:
                     task=t.key,
                     max_steps=t.max_steps,
                     difficulty=t.difficulty,
-                    paper_success=getattr(t, "paper_success", None),
+                    paper_success=t.paper_success,
                     make_kwargs=kwargs,
                 )
             )

@@ -1,7 +1,7 @@
 """Per-game Cradle practice as data: ``prompts/<game>/settings.toml``, checked at load.
 
-``max_calls``: skill calls per step the agent may give (RDR2: 1 — only the first action runs,
-later ones are often hallucinated; Stardew: 2). ``visual_prompts``: what is drawn on the
+``max_calls``: a cap on the skill calls per step for envs that declare none (a game's own
+limit is its spec's ``max_skill_calls``, which the policy always applies). ``visual_prompts``: what is drawn on the
 current screen before it is sent: ``"grid"`` (3×5 grid with axis labels), ``"side_bands"``
 (blue left edge, yellow right edge), ``"marks"`` (Set-of-Mark numbered boxes, for
 ``click_on_label``). ``skill_curation``: curate skills from on-screen instructions by default

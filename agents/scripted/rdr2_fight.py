@@ -25,6 +25,8 @@ ALLY_KINDS = ("dutch", "micah", "javier", "john")
 FIRE_DELAY_S = 0.32
 #: Largest turn (degrees) a ``shoot`` call makes onto a point on screen; wider means turn first.
 SHOOT_MAX_DEG = 31.0
+#: Seconds a ``turn`` call takes (the mouse's glide).
+TURN_S = 0.1
 #: Watching steps without a shot before the player looks for a better spot.
 QUIET_STEPS = 3
 
@@ -103,9 +105,14 @@ class Gunfighter(RDR2Body):
                 best, best_key = (n, f), key
         if best is None:
             return None
-        _, f = best
+        n, f = best
         rel = self.bearing(f.x, f.y)
         if abs(rel) > SHOOT_MAX_DEG:
+            # out of view: turn to where it will be when the shot after the turn fires
+            ahead.advance(TURN_S + self.delay_s())
+            later = ahead.state.npcs.get(n.name)
+            if later is not None and later.alive:
+                rel = self.bearing(later.x, later.y)
             return call("turn", degree=rel)
         d = max(0.5, self.dist(f.x, f.y))
         eye = int(p.z) * 1.0 + (MOUNTED_EYE_M if p.mounted else EYE_M)

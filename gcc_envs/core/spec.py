@@ -67,6 +67,9 @@ class TaskSpec:
     script: str | None = None
     #: Steps a person needs (efficiency = expected_steps / steps, Cradle's software tasks).
     expected_steps: int | None = None
+    #: The paper's success rate for its agent on this task, where it reports one (tables put
+    #: measured rates beside it).
+    paper_success: float | None = None
 
     def __post_init__(self) -> None:
         if not self.key or not self.name:
@@ -132,6 +135,9 @@ class GameSpec:
     skill_grid: str | None = None
     #: ``"module:function"`` rebuilding the game's state from a published JSON (judges).
     state_mirror: str | None = None
+    #: ``"module:function"`` turning the simulator's state into that JSON (``gcc-gym play
+    #: --state-file``).
+    publish_state: str | None = None
     #: ``"module:attribute"`` of a PNG of the real game's pause screen (``pause="key"``).
     pause_template: str | None = None
     #: Skill code that walks the player (wrapper suites).
@@ -142,6 +148,9 @@ class GameSpec:
     moves_on_its_own: bool = False
     #: The backend a plain ``gym.make`` uses.
     default_backend: str = "sim"
+    #: ``gym.make`` kwargs of the game's evaluation profile for LMM agents: the latency the
+    #: paper's setting carries (``think_time``, ``time_mode``). Benchmarks apply it.
+    eval_kwargs: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         keys = [t.key for t in self.tasks]
@@ -212,6 +221,8 @@ class SuiteSpec:
     #: An id registered for the suite as a whole (``GCC/OSWorld`` takes its task at reset), or
     #: None.
     open_id: str | None = None
+    #: The open id's step limit.
+    open_max_steps: int = 100
     #: The backend a plain ``gym.make`` uses.
     default_backend: str = "desktop"
 

@@ -5,17 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from gcc_envs.core.backend import Backend
-from gcc_envs.core.task import Task
 from gcc_envs.errors import GCCError
 from gcc_envs.games.game_env import GameEnv
+from gcc_envs.games.rdr2 import GAME
 from gcc_envs.games.rdr2.curation import curate
-from gcc_envs.games.rdr2.live import PROFILE
-from gcc_envs.games.rdr2.skill_grid import SKILL_GRID
-from gcc_envs.games.rdr2.skills import SKILLS
-from gcc_envs.games.rdr2.tasks import TASKS
-
-#: The paper runs only the first action an RDR2 agent proposes per step.
-MAX_SKILL_CALLS = 1
 
 
 class RDR2Env(GameEnv):
@@ -98,16 +91,7 @@ class RDR2Env(GameEnv):
     * v0 (unversioned ids): first release.
     """
 
-    game = "rdr2"
-    title = "RDR2"
-    TASKS = TASKS
-    default_task = "mission1"
-    profile = PROFILE
-    skill_library = SKILLS
-    max_skill_calls = MAX_SKILL_CALLS
-    skill_grid = SKILL_GRID
-    #: The paper's step limit per checkpoint task (a checkpoint run alone gets this many).
-    steps_per_task = 500
+    game_spec = GAME
 
     def __init__(
         self, backend: Backend, task: str | None = None, *, skills: str | None = None, **kw: Any
@@ -124,6 +108,3 @@ class RDR2Env(GameEnv):
             return frozenset(self.backend.probe().ui.tutorials_seen)
         except (GCCError, AttributeError):  # before the first reset; no game state to read
             return None
-
-    def make_task(self, key: str) -> Task:
-        return TASKS[key]

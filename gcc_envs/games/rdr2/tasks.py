@@ -4,8 +4,8 @@ A mission is one episode over its checkpoints; ``progress`` is the share of chec
 plus partial credit inside the current one (enemies down, supplies found, share of the way
 covered; the simulator's ``mission.partial``), so 3 of 4 O'Driscolls down counts. Mission 3,
 which has one checkpoint, counts its key points instead. Instructions say what the mission
-asks, as the game's objective line does, never how (which key, which skill). Any checkpoint alone is a task too,
-named ``<mission>:<checkpoint>`` (``mission1:protect_dutch``): the episode starts there with
+asks, as the game's objective line does, never how (which key, which skill). Any checkpoint
+alone is a task too, named ``<mission>:<checkpoint>`` (``mission1:protect_dutch``): the episode starts there with
 everything before it done and ends when it is passed, so success rates can be measured per
 checkpoint. Shaping is ``0.5 × Δprogress`` on top of ``+1`` for success (see the env card).
 """
@@ -16,6 +16,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from gcc_envs.core.spec import TaskSpec
 from gcc_envs.core.task import Task, TaskStatus
 from gcc_envs.errors import GCCError
 
@@ -63,6 +64,12 @@ INSTRUCTIONS = {
         "The camp is running low: go to town and buy supplies for the camp at the general store."
     ),
 }
+#: Cradle's success rates the papers report per checkpoint (seed 001: Protect Dutch 20 %).
+PAPER_SUCCESS = {"protect_dutch": 0.2}
+#: The evaluation profile for LMM agents (the spec's ``eval_kwargs``): in lockstep, a second
+#: of game time passes before each action, the 0.5 s resume and 0.5 s pause animations of
+#: Cradle's real-game loop, during which the world moves and the player cannot act.
+EVAL_KWARGS = {"think_time": 1.0}
 #: Mission 3's key points, in order, for partial credit.
 MISSION3_KEYS = ("in_town", "in_store", "shop_opened", "bought")
 
@@ -150,6 +157,36 @@ def make_task(key: str) -> MissionTask:
 def task_keys() -> list[str]:
     """Every task key: the missions, then each checkpoint alone."""
     return [*INSTRUCTIONS, *(f"{c.mission}:{c.name}" for c in CHECKPOINTS)]
+
+
+_SCRIPT = "agents.scripted.rdr2:RDR2Script"
+#: The task table: each mission (500 steps per checkpoint, the paper's limit per checkpoint
+#: task), then each checkpoint alone (500 steps, run through its mission's id with ``task=``).
+TABLE: tuple[TaskSpec, ...] = (
+    *(
+        TaskSpec(
+            mission,
+            mission.capitalize(),
+            max_steps=MAX_STEPS * len(checkpoints(mission)),
+            instruction=INSTRUCTIONS[mission],
+            script=_SCRIPT,
+        )
+        for mission in INSTRUCTIONS
+    ),
+    *(
+        TaskSpec(
+            f"{c.mission}:{c.name}",
+            f"{c.mission.capitalize()}:{c.name}",
+            max_steps=MAX_STEPS,
+            difficulty=c.difficulty,
+            registered=False,
+            parent=c.mission,
+            script=_SCRIPT,
+            paper_success=PAPER_SUCCESS.get(c.name),
+        )
+        for c in CHECKPOINTS
+    ),
+)
 
 
 class TaskTable(Mapping[str, MissionTask]):

@@ -6,7 +6,7 @@ says what may change and by how much; :func:`vary` returns a :class:`GameData` w
 
 1. the general store's plot (Mission 3): walls, door, counter, clerk and shelf move with it;
 2. slots: things that stand at one of a few candidate poses (the hitching post, the barn horse;
-   they stay exactly there);
+   then they move only up to :data:`SLOT_JITTER_M`, keeping :data:`SLOT_ROOM_M` clear);
 3. groups: points inside an area move together (John and everything placed around him);
 4. jitter: every distinct point of the mission (starts, placements, NPC routes, the route
    lines) moves up to ``jitter_m``, to open ground of the same kind (indoors or out, same
@@ -51,6 +51,9 @@ TRIES = 16
 CLEARANCE_M = 0.5
 #: Room (metres) a walker on a route segment keeps from walls and crates, where it had it.
 NEEDED_M = 0.9
+#: How far a thing on a drawn slot may move, and the room it keeps from walls (metres).
+SLOT_JITTER_M = 1.5
+SLOT_ROOM_M = 3.2
 #: Moved points keep at least this far apart (metres), or as far as they were.
 SPACING_M = 1.2
 #: Cover blocks enemies hide behind.
@@ -79,17 +82,17 @@ class Ground:
             n for n, (x0, y0, x1, y1) in self.r.areas.items() if x0 <= cx < x1 and y0 <= cy < y1
         )
 
-    def open(self, p: Point) -> bool:
+    def open(self, p: Point, room: float = CLEARANCE_M) -> bool:
         c = self.cell(p)
         if c is None or self.r.walls[c[1], c[0]] != 0:
             return False
         z = int(self.r.level[c[1], c[0]])
-        return geo.circle_free(self.r.walls, self.r.level, CELL_M, *p, CLEARANCE_M, z)
+        return geo.circle_free(self.r.walls, self.r.level, CELL_M, *p, room, z)
 
-    def like(self, old: Point, new: Point) -> bool:
-        """Whether ``new`` is open ground of the same kind as ``old``."""
+    def like(self, old: Point, new: Point, room: float = CLEARANCE_M) -> bool:
+        """Whether ``new`` is open ground of the same kind as ``old`` (``room`` metres clear)."""
         a, b = self.cell(old), self.cell(new)
-        if a is None or b is None or not self.open(new):
+        if a is None or b is None or not self.open(new, room):
             return False
         r = self.r
         return (
@@ -141,7 +144,7 @@ def vary(data: GameData, mission: str, rng: np.random.Generator) -> GameData:
         yaws[thing] = yaw
     for g in v.groups:
         _shift_group(md, g.area, g.shift, g.anchor, points, base, ground, rng)
-    slotted = set(base)  # things on a drawn slot stay exactly there
+    slotted = set(base)  # things on a drawn slot stay near it
     moved = _jitter(md, points, base, ground, v.jitter_m, rng, slotted)
     md = _apply(md, moved, yaws, rng)
     for cp_name, horse, ring in v.strays:
@@ -236,12 +239,19 @@ def _jitter(
     if radius > 0:
         for i, k in enumerate(keys):
             p = start[k]
-            for _ in range(0 if k in fixed else TRIES):
-                r, a = radius * math.sqrt(rng.random()), rng.uniform(0.0, 2.0 * math.pi)
+            # a thing on a drawn slot moves less and keeps room for what stands by it (the
+            # horses hitched to a post)
+            reach, room = (SLOT_JITTER_M, SLOT_ROOM_M) if k in fixed else (radius, CLEARANCE_M)
+            for _ in range(TRIES):
+                r, a = reach * math.sqrt(rng.random()), rng.uniform(0.0, 2.0 * math.pi)
                 q = (p[0] + r * math.cos(a), p[1] + r * math.sin(a))
                 d = np.hypot(final[:, 0] - q[0], final[:, 1] - q[1])
                 d[i] = np.inf
-                if (d >= gap[i] - 1e-9).all() and ground.like(points[k], q) and ground.clear(p, q):
+                if (
+                    (d >= gap[i] - 1e-9).all()
+                    and ground.like(points[k], q, room)
+                    and ground.clear(p, q)
+                ):
                     final[i] = q
                     break
     moved = {k: (float(final[i, 0]), float(final[i, 1])) for i, k in enumerate(keys)}

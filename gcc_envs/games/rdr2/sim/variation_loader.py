@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from gcc_envs.core.toml_data import Entry, entries
 from gcc_envs.games.rdr2.sim.data import (
     ContainerSpec,
     GroupSpec,
@@ -19,7 +20,6 @@ from gcc_envs.games.rdr2.sim.data import (
     VariationSpec,
 )
 from gcc_envs.games.rdr2.sim.state import CELL_M
-from gcc_envs.games.toml_data import Entry, entries
 
 
 class _Var(Entry):
