@@ -52,6 +52,10 @@ POLICIES = ("scripted", "unprivileged", "blind", "replay", "random")
 SOURCE_SEED = 0
 
 
+class _OutsideInterface(GCCError):
+    """A scripted policy answered with something other than skill code text."""
+
+
 @dataclass(frozen=True)
 class Target:
     """One row of the table: a task run alone."""
@@ -154,10 +158,13 @@ def scripted(t: Target, obs: tuple[int, int], seed: int, privileged: bool) -> Ep
                 first = False
             a = policy.act(o, info)
             if not isinstance(a, str):  # the interface is code text of skill calls only
-                raise GCCError(f"the scripted policy sent a {type(a).__name__}, not skill code")
+                raise _OutsideInterface(type(a).__name__)
             return a
 
-        return _run(env, seed, act)
+        try:
+            return _run(env, seed, act)
+        except _OutsideInterface as e:  # scored as a failure: it did not play as an agent
+            return Episode(False, 0, 0.0, f"acted with a {e}, not skill code", [], [])
     finally:
         env.close()
 
@@ -230,6 +237,10 @@ def evaluate(t: Target, seeds: Sequence[int], obs: tuple[int, int]) -> dict[str,
                 "failures": Counter(e.failure for e in done if e.failure),
             }
         )
+    row["per_seed"] = {
+        name: {seed: (None if e is None else e.success) for seed, e in zip(seeds, eps)}
+        for name, eps in runs.items()
+    }
     sequences = {tuple(e.calls) for e in runs["scripted"] if e is not None}
     row["distinct_sequences"] = len(sequences)
     return row

@@ -9,8 +9,9 @@ import pytest
 import gcc_envs  # noqa: F401  (registers the ids)
 from agents.scripted import ScriptedPolicy
 from agents.scripted import rdr2_nav as nav
+from agents.scripted.rdr2_eyes import read_prompts
 from gcc_envs.games.rdr2 import vision
-from gcc_envs.games.rdr2.tasks import MAX_STEPS, task_keys
+from gcc_envs.games.rdr2.tasks import CHECKPOINTS, MAX_STEPS, task_keys
 from wrappers import UseSkills
 from wrappers.use_skills import skill_calls
 
@@ -44,6 +45,29 @@ def play(task: str, seed: int = HELD_OUT, privileged: bool = True) -> tuple[bool
 def test_scripted_player_passes_every_checkpoint_one_call_a_step(task: str) -> None:
     ok, errors = play(task)
     assert ok and not errors
+
+
+EASY = [f"{c.mission}:{c.name}" for c in CHECKPOINTS if c.difficulty == "easy"]
+
+
+@pytest.mark.parametrize("task", EASY)
+def test_frame_reading_player_passes_the_easy_checkpoints(task: str) -> None:
+    ok, errors = play(task, privileged=False)
+    assert ok and not errors
+
+
+@pytest.mark.parametrize("size", [(180, 320), (360, 640)])
+def test_prompts_are_read_by_their_look_in_the_huds_font(size: tuple[int, int]) -> None:
+    env = gym.make("GCC/RDR2-Mission1", task="mission1:follow_micah", obs_size=size)
+    obs, _ = env.reset(seed=3)
+    assert read_prompts(obs) == ["Lead Horse"]  # beside the barn horse
+    obs, *_ = env.step("interact()")
+    assert read_prompts(obs) == ["Let Go of Horse"]
+    env.close()
+    env = gym.make("GCC/RDR2-Mission1", task="mission1:hitch_horse", obs_size=size)
+    obs, _ = env.reset(seed=3)
+    assert read_prompts(obs) == ["Dismount"]  # riding: "[E] Dismount", not "[E] Mount"
+    env.close()
 
 
 def test_relative_bearing_is_positive_to_the_right() -> None:

@@ -267,7 +267,8 @@ def _jitter(
                 if ground.clearance(moved[ka], moved[kb], solids) >= had - 1e-9:
                     continue
                 for k in (ka, kb):
-                    back = start[k] if moved[k] != start[k] else points[k]
+                    # a drawn slot or group offset is kept; a jitter goes back first
+                    back = start[k] if moved[k] != start[k] or k in base else points[k]
                     if moved[k] != back:
                         moved[k], changed = back, True
         if not changed:
