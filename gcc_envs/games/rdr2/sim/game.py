@@ -18,7 +18,16 @@ import numpy as np
 
 from gcc_envs.errors import GCCError
 from gcc_envs.games.rdr2.live import KEYS, SIM_PIXELS_PER_DEGREE
-from gcc_envs.games.rdr2.sim import actors, combat, interact, menus, missions, player, progress
+from gcc_envs.games.rdr2.sim import (
+    actors,
+    combat,
+    interact,
+    menus,
+    missions,
+    player,
+    progress,
+    wolves,
+)
 from gcc_envs.games.rdr2.sim.data import GameData
 from gcc_envs.games.rdr2.sim.loader import load_data
 from gcc_envs.games.rdr2.sim.render import render
@@ -352,7 +361,7 @@ class RDR2Sim:
             if npc.kind == "enemy":
                 combat.step_enemy(s, npc, dt, self._rng)
             elif npc.kind == "wolf":
-                combat.step_wolf(s, npc, dt)
+                wolves.step_wolf(s, npc, dt)
             elif npc.state == "carried":
                 npc.x, npc.y, npc.yaw_deg = p.x, p.y, p.yaw_deg
             elif npc.kind in ("dutch", "micah", "javier"):
