@@ -79,7 +79,9 @@ class Episode:
     events: list[list[dict[str, Any]]]
 
 
-def targets(games: Sequence[str] = (), latency: bool = True) -> list[Target]:
+def targets(
+    games: Sequence[str] = (), latency: bool = True, think_time: float | None = None
+) -> list[Target]:
     """Every task played alone, read from the registry's specs (games with a simulator)."""
     from gcc_envs.core.spec import GameSpec
     from gcc_envs.registration import specs
@@ -91,6 +93,8 @@ def targets(games: Sequence[str] = (), latency: bool = True) -> list[Target]:
         if games and spec.key not in games:
             continue
         kwargs = dict(spec.eval_kwargs) if latency else {}
+        if think_time is not None:
+            kwargs["think_time"] = think_time
         for t in spec.tasks:
             if spec.subtasks(t.key):  # a mission: its checkpoints are the rows
                 continue
@@ -211,19 +215,25 @@ def favourite(calls: list[str]) -> str | None:
     return next(c for c in calls if counts[c] == top)
 
 
-def evaluate(t: Target, seeds: Sequence[int], obs: tuple[int, int]) -> dict[str, Any]:
-    """All five policies on one task."""
+def evaluate(
+    t: Target, seeds: Sequence[int], obs: tuple[int, int], policies: Sequence[str] = POLICIES
+) -> dict[str, Any]:
+    """The policies (all five by default) on one task."""
     source = scripted(t, obs, SOURCE_SEED, privileged=True)
     row: dict[str, Any] = {"target": asdict(t), "policies": {}}
     spam = favourite(source.calls) if source else None
     row["blind_call"] = spam
     runs: dict[str, list[Episode | None]] = {p: [] for p in POLICIES}
+    play: dict[str, Callable[[int], Episode | None]] = {
+        "scripted": lambda seed: scripted(t, obs, seed, privileged=True),
+        "unprivileged": lambda seed: scripted(t, obs, seed, privileged=False),
+        "blind": lambda seed: blind(t, obs, seed, spam) if spam else None,
+        "replay": lambda seed: replay(t, obs, seed, source.events) if source else None,
+        "random": lambda seed: random_grid(t, obs, seed),
+    }
     for seed in seeds:
-        runs["scripted"].append(scripted(t, obs, seed, privileged=True))
-        runs["unprivileged"].append(scripted(t, obs, seed, privileged=False))
-        runs["blind"].append(blind(t, obs, seed, spam) if spam else None)
-        runs["replay"].append(replay(t, obs, seed, source.events) if source else None)
-        runs["random"].append(random_grid(t, obs, seed))
+        for name in POLICIES:
+            runs[name].append(play[name](seed) if name in policies else None)
     for name, eps in runs.items():
         done = [e for e in eps if e is not None]
         row["policies"][name] = (
@@ -262,9 +272,11 @@ def markdown(rows: list[dict[str, Any]], seeds: Sequence[int], note: str) -> str
         t, p = r["target"], r["policies"]
         paper = "" if t["paper_success"] is None else f"{t['paper_success']:.0%}"
         s = p["scripted"]
+        steps = "" if s is None else f"{s['mean_steps']:.0f}"
+        distinct = "" if s is None else f"{r['distinct_sequences']}/{s['episodes']}"
         lines.append(
             f"| {t['game']} | {t['task']} | {t['difficulty']} | {paper} | {_cell(s)} | "
-            f"{s['mean_steps']:.0f} | {r['distinct_sequences']}/{s['episodes']} | "
+            f"{steps} | {distinct} | "
             f"{_cell(p['unprivileged'])} | {_cell(p['blind'])} | {_cell(p['replay'])} | "
             f"{_cell(p['random'])} |"
         )
@@ -284,17 +296,19 @@ def main(argv: Sequence[str] | None = None) -> None:
     p.add_argument("--games", nargs="*", default=(), help="game keys (default: all)")
     p.add_argument("--tasks", nargs="*", default=(), help="only these task keys")
     p.add_argument("--no-latency", action="store_true", help="drop the LMM evaluation profile")
+    p.add_argument("--think-time", type=float, help="game seconds before each action, all games")
+    p.add_argument("--policies", nargs="*", default=POLICIES, choices=POLICIES)
     p.add_argument("--out", type=Path, help="write the table (.md) and the records (.json)")
     args = p.parse_args(argv)
     h, _, w = args.obs.partition("x")
     obs = (int(h), int(w))
     seeds = _seeds(args.seeds)
     rows = []
-    for t in targets(args.games, latency=not args.no_latency):
+    for t in targets(args.games, latency=not args.no_latency, think_time=args.think_time):
         if args.tasks and t.task not in args.tasks:
             continue
         t0 = time.perf_counter()
-        rows.append(evaluate(t, seeds, obs))
+        rows.append(evaluate(t, seeds, obs, args.policies))
         print(f"{t.game} {t.task}: {time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
     kwargs = {r["target"]["game"]: r["target"]["make_kwargs"] for r in rows}
     note = f"obs {args.obs}; env kwargs per game {kwargs}"
