@@ -55,6 +55,8 @@ def cmd_run(args: argparse.Namespace) -> int:
             policy_kwargs["config"] = CradleConfig(fused=True)
     if args.policy == "scripted":
         policy_kwargs["privileged"] = not args.no_privileged
+        if args.script:
+            policy_kwargs["script"] = args.script
     if args.policy == "sb3":
         if not args.model:
             raise GCCError("--policy sb3 needs --model PATH/model.zip (from gcc-gym train)")
@@ -282,6 +284,11 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="scripted policy may not read the simulator's state",
     )
+    r.add_argument(
+        "--script",
+        metavar="MODULE:CLASS",
+        help="--policy scripted: run this script instead of the task's own (a baseline)",
+    )
     r.add_argument("--quiet", action="store_true", help="no progress bar")
     r.add_argument(
         "--per-task",
@@ -368,6 +375,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     ca.add_argument("--obs-size", type=int, nargs=2, metavar=("H", "W"))
     ca.add_argument("--seed", type=int, default=0)
+    from agents.osworld_cli import add_osworld_parser
+
+    add_osworld_parser(sub)
     return p
 
 
@@ -383,6 +393,7 @@ def main(argv: list[str] | None = None) -> int:
             "play": cmd_play,
             "calibrate": cmd_calibrate,
             "serve-desktop": cmd_serve_desktop,
+            "osworld": lambda a: a.func(a),
         }
         return commands[args.command](args)
     except GCCError as e:

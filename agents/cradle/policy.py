@@ -126,6 +126,7 @@ class CradlePolicy:
             config = CradleConfig(
                 modules=(*modules, "skill_curation") if curate else tuple(modules),
                 top_k=settings.top_k,
+                reflect_frames=settings.reflect_frames or CradleConfig.reflect_frames,
             )
         self.config = config
         visual = self.config.visual_prompts

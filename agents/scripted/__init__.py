@@ -20,13 +20,22 @@ class ScriptedPolicy:
 
     name = "scripted"
 
-    def __init__(self, env: gym.Env, privileged: bool = False, seed: int | None = None) -> None:
+    def __init__(
+        self,
+        env: gym.Env,
+        privileged: bool = False,
+        seed: int | None = None,
+        script: str | None = None,
+    ) -> None:
         base = env.unwrapped
         row = getattr(base, "task_spec", None)
-        if row is None or not getattr(row, "script", None):
+        # ``script``: another "module:Class" for the same env (a baseline such as a game's
+        # "accept the first offer" player)
+        script = script or getattr(row, "script", None)
+        if not script:
             what = getattr(row, "key", None) or getattr(base, "task_key", type(base).__name__)
             raise GCCError(f"no scripted policy for task {what!r}")
-        self.script = load(row.script)(base, privileged=privileged)
+        self.script = load(script)(base, privileged=privileged)
 
     def reset(self, info: dict[str, Any]) -> None:
         self.script.reset(info)

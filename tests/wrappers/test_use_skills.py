@@ -45,7 +45,7 @@ def test_use_skills_passes_check_env_and_acts_with_text(env_id, action_mode, wal
     w = walk(env_id)
     _, _, _, _, info = env.step(w.code)
     assert info["last_action_error"] is None
-    assert [(e["type"], e["key"]) for e in info["events"]] == list(w.events)
+    assert [(e["type"], e.get("key", "")) for e in info["events"]] == list(w.events)
     assert info["t_game"] == pytest.approx(w.seconds)
 
 
