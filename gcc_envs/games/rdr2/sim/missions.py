@@ -18,7 +18,7 @@ from gcc_envs.games.rdr2.sim.state import CELL_M, NPC, Horse, Tutorial, WorldSta
 from gcc_envs.games.rdr2.sim.world import level_at, player_dist
 
 #: How close the player must be to a companion who has arrived (metres).
-ARRIVE_M = 10.0
+ARRIVE_M = 7.0
 #: Friendly NPCs whose death, assault or abandonment fails the mission.
 COMPANIONS = ("dutch", "micah", "javier")
 #: Checkpoints during which leaving the homestead fails Mission 1.
