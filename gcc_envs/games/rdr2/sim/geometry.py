@@ -96,13 +96,33 @@ def move_circle(
     z: int,
     solids: Iterable[tuple[float, float, float]] = (),
 ) -> tuple[float, float]:
-    """Slide a circle by (dx, dy), one axis at a time, stopping where it would overlap."""
+    """Slide a circle by (dx, dy), one axis at a time, stopping where it would overlap.
+
+    A circle that already overlaps something (a rider mounted against a tree) is checked at
+    half its radius, so it can always work its way out; one pushed head-on against a corner
+    (a door frame) slides round it, as walkers in games do.
+    """
     solids = tuple(solids)
+    if not circle_free(walls, level, cell_m, x, y, r, z, solids):
+        r *= 0.5
+    x0, y0 = x, y
     if dx and circle_free(walls, level, cell_m, x + dx, y, r, z, solids):
         x += dx
     if dy and circle_free(walls, level, cell_m, x, y + dy, r, z, solids):
         y += dy
-    return x, y
+    want = math.hypot(dx, dy)
+    if want == 0 or math.hypot(x - x0, y - y0) >= 0.3 * want:
+        return x, y
+    fallback = None  # head-on against a corner: slide round it
+    for a in (0.6, -0.6, 1.1, -1.1, math.pi / 2, -math.pi / 2):
+        c, sn = math.cos(a), math.sin(a)
+        ex, ey = (dx * c - dy * sn) * 0.7, (dx * sn + dy * c) * 0.7
+        if not circle_free(walls, level, cell_m, x0 + ex, y0 + ey, r, z, solids):
+            continue
+        if circle_free(walls, level, cell_m, x0 + ex + dx, y0 + ey + dy, r, z, solids):
+            return x0 + ex, y0 + ey  # the side that leads on
+        fallback = fallback or (x0 + ex, y0 + ey)
+    return fallback if fallback is not None else (x, y)
 
 
 def line_of_sight(

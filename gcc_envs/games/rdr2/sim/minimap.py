@@ -23,6 +23,8 @@ ALLY_BLUE = (60, 140, 255)
 ENEMY_RED = (236, 40, 32)
 OBJECTIVE_YELLOW = (255, 214, 40)
 HORSE_WHITE = (236, 236, 236)
+#: The player's own horse when not ridden (RDR2 shows it on the minimap).
+OWN_HORSE = (250, 140, 30)
 RIM = (24, 20, 16)
 #: Metres from the minimap's centre to its rim, on foot and mounted.
 VIEW_FOOT_M = 34.0
@@ -129,7 +131,12 @@ def draw(frame: np.ndarray, state: Any) -> MapBox:
             dx * cos_y + dy * sin_y
         ) / b.m_per_px
 
-    route = getattr(state, "route", None)
+    for h in state.horses.values():  # the player's own horse, when not under the player
+        if h.alive and h.owner == "player" and h.id != p.mounted:
+            u, v = at(float(h.x), float(h.y))
+            if math.hypot(u - b.r, v - b.r) <= b.r:
+                _dot(patch, u, v, max(2, round(5 * s)), OWN_HORSE)
+    route = getattr(state, "route", None)  # drawn over the horse's dot
     if route:
         line = [at(float(pt[0]), float(pt[1])) for pt in route]
         cv2.polylines(
