@@ -14,6 +14,8 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from gcc_envs.games.rdr2.sim import jit
+
 
 def wrap_deg(a: float) -> float:
     """``a`` in [0, 360)."""
@@ -131,6 +133,11 @@ def line_of_sight(
     """Whether no wall cell lies on the segment AB (sampled every quarter cell)."""
     d = dist(ax, ay, bx, by)
     n = max(int(d / (cell_m * 0.25)), 1)
+    walk = jit.kernel("line_of_sight")
+    if walk is not None:
+        return bool(walk(walls, cell_m, ax, ay, bx, by, n))
+    if n <= _SCALAR_SAMPLES:
+        return jit.line_of_sight(walls, cell_m, ax, ay, bx, by, n)
     t = np.linspace(0.0, 1.0, n + 1)
     cols = np.floor((ax + (bx - ax) * t) / cell_m).astype(np.int64)
     rows = np.floor((ay + (by - ay) * t) / cell_m).astype(np.int64)
@@ -142,6 +149,11 @@ def line_of_sight(
     # the cells the segment starts and ends in do not block (a door frame, a wall-hugger)
     mask = ~(((rows == start[0]) & (cols == start[1])) | ((rows == end[0]) & (cols == end[1])))
     return not bool((hit & mask).any())
+
+
+#: Up to this many samples a segment is walked in Python floats when numba is missing (numpy's
+#: set-up costs more); with numba every segment is walked compiled.
+_SCALAR_SAMPLES = 48
 
 
 def aim_error_deg(

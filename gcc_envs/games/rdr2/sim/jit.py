@@ -1,4 +1,5 @@
-"""Compiled kernels for the render path's loops (numba, the ``fast`` extra), numpy otherwise.
+"""Compiled kernels for the render path's loops and a line of sight's walk (numba, the ``fast``
+extra), numpy otherwise.
 
 Each kernel does exactly the float operations of the numpy code it replaces, in the same
 order, so frames are identical bit for bit with or without numba (``tests/games/rdr2/
@@ -375,6 +376,29 @@ def _low_heights(
             out[c] = height[max(slots[block], 0)]
 
 
+def line_of_sight(
+    walls: np.ndarray, cell_m: float, ax: float, ay: float, bx: float, by: float, n: int
+) -> bool:
+    """``geometry.line_of_sight``'s samples one at a time, with the float operations of
+    ``np.linspace`` (``i * (1 / n)``, the last exactly 1) and of the array path."""
+    h, w = walls.shape
+    ex, ey = bx - ax, by - ay
+    step = 1.0 / n
+    c0, r0 = math.floor(ax / cell_m), math.floor(ay / cell_m)
+    c1, r1 = math.floor((ax + ex) / cell_m), math.floor((ay + ey) / cell_m)
+    if not (0 <= c1 < w and 0 <= r1 < h):
+        return False
+    blocked = False
+    for i in range(n):
+        t = i * step
+        c, r = math.floor((ax + ex * t) / cell_m), math.floor((ay + ey * t) / cell_m)
+        if not (0 <= c < w and 0 <= r < h):
+            return False
+        if not blocked and walls[r, c] != 0 and (r, c) != (r0, c0) and (r, c) != (r1, c1):
+            blocked = True
+    return not blocked
+
+
 _PYTHON: dict[str, Callable[..., Any]] = {
     "low_heights": _low_heights,
     "wall_columns": _wall_columns,
@@ -385,6 +409,7 @@ _PYTHON: dict[str, Callable[..., Any]] = {
     "cast_rays": _cast_rays,
     "ground_rows": _ground_rows,
     "blend_mask": _blend_mask,
+    "line_of_sight": line_of_sight,
 }
 
 

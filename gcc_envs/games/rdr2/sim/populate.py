@@ -139,17 +139,20 @@ def squad(md: MissionData, ground: Ground, sq: SquadSpec, rng: np.random.Generat
             for p in md.props
             if p.solid and ground.cell(p.at[:2]) in set(ground.cells(sq.cover))
         ]
-        free = [
+        cells = [
             ((c + 0.5) * CELL_M, (r + 0.5) * CELL_M)
             for c, r in ground.cells(sq.cover)
-            if ground.open(((c + 0.5) * CELL_M, (r + 0.5) * CELL_M))
-            and not ground.r.roof[r, c]
-            and all(geo.dist((c + 0.5) * CELL_M, (r + 0.5) * CELL_M, *a) > 3.0 for a in avoid)
-            and all(
-                geo.segment_point_distance(*a, *b, (c + 0.5) * CELL_M, (r + 0.5) * CELL_M) > 2.5
-                for path in md.paths.values()
-                for a, b in zip(path, path[1:])
+            if not ground.r.roof[r, c]
+        ]
+        segs = [(a, b) for path in md.paths.values() for a, b in zip(path, path[1:])]
+        free = [
+            q
+            for q, points, lines in zip(
+                cells, _near(cells, avoid, 3.0), _near_segments(cells, segs, 2.5), strict=True
             )
+            if ground.open(q)
+            and all(geo.dist(*q, *a) > 3.0 for a in points)
+            and all(geo.segment_point_distance(*a, *b, *q) > 2.5 for a, b in lines)
         ]
         m = int(rng.integers(sq.extra_cover[0], sq.extra_cover[1] + 1))
         crates = _spread(free, m, 4.0, rng)
@@ -185,6 +188,36 @@ def squad(md: MissionData, ground: Ground, sq: SquadSpec, rng: np.random.Generat
             )
         )
     return replace(md, npcs=others + tuple(made), props=props, covers=md.covers + tuple(covers))
+
+
+#: How much further than asked :func:`_near` looks (float rounding can never bridge it).
+_MARGIN_M = 0.01
+
+
+def _near(cands: list[Point], pts: list[Point], m: float) -> list[list[Point]]:
+    """For each candidate, the points of ``pts`` within ``m`` metres on both axes (the only
+    ones that can be ``m`` or nearer; the exact test is the caller's)."""
+    if not cands or not pts:
+        return [[] for _ in cands]
+    c, p = np.asarray(cands, np.float64), np.asarray(pts, np.float64)
+    lim = m + _MARGIN_M
+    box = (np.abs(c[:, None, 0] - p[None, :, 0]) <= lim) & (
+        np.abs(c[:, None, 1] - p[None, :, 1]) <= lim
+    )
+    return [[pts[int(j)] for j in np.flatnonzero(row)] for row in box]
+
+
+def _near_segments(
+    cands: list[Point], segs: list[tuple[Point, Point]], m: float
+) -> list[list[tuple[Point, Point]]]:
+    """For each candidate, the segments whose bounding box grown by ``m`` metres holds it."""
+    if not cands or not segs:
+        return [[] for _ in cands]
+    c, s = np.asarray(cands, np.float64), np.asarray(segs, np.float64)  # (n, 2), (k, 2, 2)
+    lim = m + _MARGIN_M
+    lo, hi = s.min(axis=1) - lim, s.max(axis=1) + lim
+    box = ((c[:, None, :] >= lo[None]) & (c[:, None, :] <= hi[None])).all(axis=2)
+    return [[segs[int(j)] for j in np.flatnonzero(row)] for row in box]
 
 
 def _spread(cands: list[Point], n: int, apart: float, rng: np.random.Generator) -> list[Point]:

@@ -188,13 +188,20 @@ def _jitter(
     # a route segment keeps the room to walk along it that it had (up to NEEDED_M): where a
     # move put it through a wall or against a crate, its ends go back (jitter, then slots)
     solids = [p.at[:2] for p in md.props if p.solid]
+    memo: dict[tuple[Point, Point], float] = {}
+
+    def clearance(a: Point, b: Point) -> float:  # a pure function of the ends: asked once
+        if (a, b) not in memo:
+            memo[a, b] = ground.clearance(a, b, solids)
+        return memo[a, b]
+
     for _ in range(8):
         changed = False
         for path in md.paths.values():
             for a, b in zip(path, path[1:]):
                 ka, kb = _key(a), _key(b)
-                had = min(ground.clearance(a, b, solids), NEEDED_M)
-                if ground.clearance(moved[ka], moved[kb], solids) >= had - 1e-9:
+                had = min(clearance(a, b), NEEDED_M)
+                if clearance(moved[ka], moved[kb]) >= had - 1e-9:
                     continue
                 for k in (ka, kb):
                     # a drawn slot or group offset is kept; a jitter goes back first
