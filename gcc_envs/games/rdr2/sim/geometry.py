@@ -9,6 +9,7 @@ arrays indexed ``[row, col]`` with cells of ``cell_m`` metres.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable
 
@@ -172,19 +173,43 @@ def polyline_length(points: Iterable[tuple[float, float]]) -> float:
     return sum(dist(*a, *b) for a, b in zip(pts, pts[1:]))
 
 
-def path_progress(points: list[tuple[float, float]], x: float, y: float) -> float:
+def path_progress(points: Iterable[tuple[float, float]], x: float, y: float) -> float:
     """Arc length along the polyline of the point on it closest to (x, y).
 
     >>> path_progress([(0.0, 0.0), (10.0, 0.0), (10.0, 10.0)], 12.0, 4.0)
     14.0
     """
-    best_d, best_s, run = math.inf, 0.0, 0.0
+    key = tuple(points)
+    try:
+        segs = _segments(key)
+    except TypeError:  # unhashable points (lists, arrays): the same terms, not kept
+        segs = _segments.__wrapped__(key)
+    best_d, best_s = math.inf, 0.0
+    hypot = math.hypot
+    for ax, ay, vx, vy, n, length, run in segs:
+        if n == 0:
+            t = 0.0
+        else:  # min(max(t, 0), 1), as it was written
+            t = ((x - ax) * vx + (y - ay) * vy) / n
+            t = 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
+        d = hypot(ax + t * vx - x, ay + t * vy - y)
+        if d < best_d:
+            best_d, best_s = d, run + t * length
+    return best_s
+
+
+@functools.lru_cache(maxsize=256)
+def _segments(
+    points: tuple[tuple[float, float], ...],
+) -> tuple[tuple[float, float, float, float, float, float, float], ...]:
+    """Each segment's start, direction, squared length, length and the arc length before it
+    (a walker's path is asked about every tick)."""
+    out = []
+    run = 0.0
     for (ax, ay), (bx, by) in zip(points, points[1:]):
         vx, vy = bx - ax, by - ay
         n = vx * vx + vy * vy
-        t = 0.0 if n == 0 else min(max(((x - ax) * vx + (y - ay) * vy) / n, 0.0), 1.0)
-        d = math.hypot(ax + t * vx - x, ay + t * vy - y)
-        if d < best_d:
-            best_d, best_s = d, run + t * math.sqrt(n)
-        run += math.sqrt(n)
-    return best_s
+        length = math.sqrt(n)
+        out.append((ax, ay, vx, vy, n, length, run))
+        run += length
+    return tuple(out)

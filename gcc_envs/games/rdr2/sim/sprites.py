@@ -8,6 +8,7 @@ blending it towards the fog colour with distance.
 
 from __future__ import annotations
 
+import functools
 import math
 import sys
 from dataclasses import dataclass
@@ -81,7 +82,7 @@ def _draw_one(
     depth: np.ndarray,
     px_depth: np.ndarray | None,
     fog: tuple[int, int, int],
-    fog_step: int,
+    fog_m: float,
     light: float,
 ) -> None:
     h, w = canvas.shape[:2]
@@ -89,6 +90,8 @@ def _draw_one(
     r0, r1 = max(0, math.ceil(p.y0 - 0.5)), min(h, math.ceil(p.y1 - 0.5))
     if c0 >= c1 or r0 >= r1:
         return
+    fog_f = float(1.0 - np.exp(-p.depth * CELL_M / fog_m)) ** 1.2
+    fog_step = round(fog_f * (art.FOG_STEPS - 1))
     compiled = jit.kernel("billboard")
     if compiled is not None:
         compiled(
@@ -105,7 +108,7 @@ def _draw_one(
             p.depth,
             p.mirrored,
             depth,
-            np.zeros((1, 1), np.float32) if px_depth is None else px_depth,
+            _no_depth() if px_depth is None else px_depth,
             px_depth is not None,
             _ALPHA_SHIFT,
         )
@@ -127,6 +130,13 @@ def _draw_one(
     if px_depth is not None:
         region = px_depth[r0:r1, c0:c1]
         region[mask] = p.depth
+
+
+@functools.cache
+def _no_depth() -> np.ndarray:
+    """The compiled kernel's stand-in for a missing pixel depth buffer (never touched; numba
+    takes no read-only array where the kernel may write)."""
+    return np.zeros((1, 1), np.float32)
 
 
 def draw_billboards(
@@ -163,6 +173,5 @@ def draw_billboards(
         placed.append((bb, p))
     placed.sort(key=lambda bp: -bp[1].depth)
     for bb, p in placed:
-        fog_f = float(1.0 - np.exp(-p.depth * CELL_M / cam.fog_m)) ** 1.2
-        _draw_one(canvas, bb, p, depth, px_depth, fog, round(fog_f * (art.FOG_STEPS - 1)), light)
+        _draw_one(canvas, bb, p, depth, px_depth, fog, cam.fog_m, light)
     return placed
