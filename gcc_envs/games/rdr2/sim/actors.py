@@ -33,8 +33,11 @@ def step_companion(state: WorldState, npc: NPC, dt: float) -> None:
         return
     tx, ty = npc.path[npc.path_index]
     p = state.player
-    lagging = geo.path_progress(npc.path, p.x, p.y) < geo.path_progress(npc.path, npc.x, npc.y)
-    if lagging and player_dist(state, npc.x, npc.y) > WAIT_M and npc.patience > 0:
+    if (  # the cheap tests first: the path's two projections only when they matter
+        player_dist(state, npc.x, npc.y) > WAIT_M
+        and npc.patience > 0
+        and geo.path_progress(npc.path, p.x, p.y) < geo.path_progress(npc.path, npc.x, npc.y)
+    ):
         npc.state = "wait"
         npc.patience -= dt
         if npc.patience <= 0:

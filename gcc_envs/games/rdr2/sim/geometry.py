@@ -169,7 +169,15 @@ def aim_error_deg(
 
 
 def polyline_length(points: Iterable[tuple[float, float]]) -> float:
-    pts = list(points)
+    key = tuple(points)
+    try:
+        return _length(key)
+    except TypeError:  # unhashable points: worked out, not kept
+        return _length.__wrapped__(key)
+
+
+@functools.lru_cache(maxsize=256)
+def _length(pts: tuple[tuple[float, float], ...]) -> float:
     return sum(dist(*a, *b) for a, b in zip(pts, pts[1:]))
 
 

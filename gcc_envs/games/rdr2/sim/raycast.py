@@ -88,7 +88,10 @@ def cast(
     (3.5, 4, 0)
     """
     n = len(ray_x)
-    limit = np.broadcast_to(np.asarray(max_dist, np.float64), (n,))
+    if isinstance(max_dist, (int, float)):
+        limit = np.full(n, float(max_dist))
+    else:
+        limit = np.broadcast_to(np.asarray(max_dist, np.float64), (n,))
     dist = np.full(n, np.inf)
     hit_col = np.full(n, -1, np.int32)
     hit_row = np.full(n, -1, np.int32)
