@@ -15,6 +15,7 @@ from gcc_envs.games.rdr2.sim.state import BLOCKS, CELL_M
 HIDDEN_PROPS = frozenset({"door"})
 
 
+@lru_cache(maxsize=1024)  # props and idle actors stand still: the same board every frame
 def _board(
     x_m: float, y_m: float, kind: str, key: art.ArtKey, yaw_deg: float | None = None
 ) -> Billboard:
