@@ -1,10 +1,10 @@
 """Reference policies on every game task: how hard each one is, and whether it is a fair test.
 
 Run: ``python benchmarks/reference_policies.py [--seeds 1-5] [--obs 180x320] [--games rdr2]
-[--out results.md]``. For every task of every simulated game in ``gcc_envs.registration.SPECS``
-that is played alone (a mission's checkpoint, a Stardew task), on held-out seeds, through the
-agent's own interface and under the game's evaluation profile for LMM agents (its
-``GameSpec.eval_kwargs``: RDR2's latency; ``--no-latency`` drops it):
+[--jobs 2] [--out results.md]``. For every task of every simulated game in
+``gcc_envs.registration.SPECS`` that is played alone (a mission's checkpoint, a Stardew task),
+on held-out seeds, through the agent's own interface and under the game's evaluation profile
+for LMM agents (its ``GameSpec.eval_kwargs``: RDR2's latency; ``--no-latency`` drops it):
 
 * **scripted**: the game's scripted policy with ``privileged=True`` (plans on the simulator's
   state), acting only through ``UseSkills`` with the env's ``max_skill_calls``;
@@ -14,11 +14,12 @@ agent's own interface and under the game's evaluation profile for LMM agents (it
 * **replay**: the exact input events of the scripted run on seed 0, replayed step by step,
   open loop, on the other seeds;
 * **random**: a uniformly random entry of the env's skill grid (``UseSkillGrid``) each step;
+* **nothing**: an empty program each step (the game runs on; the player stands still);
 
 next to the paper's easy/hard label and its figure for Cradle where it gives one
-(``TaskSpec.paper_success``). A task is a fair test when scripted succeeds and blind, replay and
-random do not (the issue's bar: ≤ 10 %). The scripted column also says how many of its
-seeds played a different sequence of calls (seeded content changes what the oracle must do).
+(``TaskSpec.paper_success``). A task is a fair test when scripted succeeds and blind, replay,
+random and nothing do not (the issue's bar: ≤ 10 %). The scripted column also says how many of
+its seeds played a different sequence of calls (seeded content changes what the oracle must do).
 """
 
 from __future__ import annotations
@@ -30,7 +31,9 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +50,7 @@ from gcc_envs.core.program import Program  # noqa: E402
 from gcc_envs.errors import GCCError  # noqa: E402
 from wrappers import UseSkillGrid, UseSkills  # noqa: E402
 
-POLICIES = ("scripted", "unprivileged", "blind", "replay", "random")
+POLICIES = ("scripted", "unprivileged", "blind", "replay", "random", "nothing")
 #: Where seed 0's scripted run comes from (blind and replay copy it; it is not scored).
 SOURCE_SEED = 0
 
@@ -206,6 +209,14 @@ def random_grid(t: Target, obs: tuple[int, int], seed: int) -> Episode:
         env.close()
 
 
+def nothing(t: Target, obs: tuple[int, int], seed: int) -> Episode:
+    env = make_env(t, obs)
+    try:
+        return _run(env, seed, lambda o, i: Program([]))
+    finally:
+        env.close()
+
+
 def favourite(calls: list[str]) -> str | None:
     """The most frequent call (ties: the first of them)."""
     if not calls:
@@ -230,6 +241,7 @@ def evaluate(
         "blind": lambda seed: blind(t, obs, seed, spam) if spam else None,
         "replay": lambda seed: replay(t, obs, seed, source.events) if source else None,
         "random": lambda seed: random_grid(t, obs, seed),
+        "nothing": lambda seed: nothing(t, obs, seed),
     }
     for seed in seeds:
         for name in POLICIES:
@@ -265,7 +277,7 @@ def _cell(p: dict[str, Any] | None) -> str:
 def markdown(rows: list[dict[str, Any]], seeds: Sequence[int], note: str) -> str:
     head = (
         "| game | task | paper | Cradle | scripted | (steps) | distinct | unprivileged | blind "
-        "| replay 0 | random |\n|---|---|---|---|---|---|---|---|---|---|---|"
+        "| replay 0 | random | nothing |\n|---|---|---|---|---|---|---|---|---|---|---|---|"
     )
     lines = [f"Seeds {list(seeds)}; {note}", "", head]
     for r in rows:
@@ -278,10 +290,19 @@ def markdown(rows: list[dict[str, Any]], seeds: Sequence[int], note: str) -> str
             f"| {t['game']} | {t['task']} | {t['difficulty']} | {paper} | {_cell(s)} | "
             f"{steps} | {distinct} | "
             f"{_cell(p['unprivileged'])} | {_cell(p['blind'])} | {_cell(p['replay'])} | "
-            f"{_cell(p['random'])} |"
+            f"{_cell(p['random'])} | {_cell(p['nothing'])} |"
         )
     blinds = [f"{r['target']['task']}: `{r['blind_call']}`" for r in rows if r["blind_call"]]
     return "\n".join([*lines, "", "Blind calls: " + "; ".join(blinds)])
+
+
+def _timed(
+    t: Target, seeds: Sequence[int], obs: tuple[int, int], policies: Sequence[str]
+) -> dict[str, Any]:
+    t0 = time.perf_counter()
+    row = evaluate(t, seeds, obs, policies)
+    print(f"{t.game} {t.task}: {time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
+    return row
 
 
 def _seeds(text: str) -> list[int]:
@@ -298,18 +319,24 @@ def main(argv: Sequence[str] | None = None) -> None:
     p.add_argument("--no-latency", action="store_true", help="drop the LMM evaluation profile")
     p.add_argument("--think-time", type=float, help="game seconds before each action, all games")
     p.add_argument("--policies", nargs="*", default=POLICIES, choices=POLICIES)
+    p.add_argument("--jobs", type=int, default=1, help="tasks evaluated in parallel processes")
     p.add_argument("--out", type=Path, help="write the table (.md) and the records (.json)")
     args = p.parse_args(argv)
     h, _, w = args.obs.partition("x")
     obs = (int(h), int(w))
     seeds = _seeds(args.seeds)
-    rows = []
-    for t in targets(args.games, latency=not args.no_latency, think_time=args.think_time):
-        if args.tasks and t.task not in args.tasks:
-            continue
-        t0 = time.perf_counter()
-        rows.append(evaluate(t, seeds, obs, args.policies))
-        print(f"{t.game} {t.task}: {time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
+    todo = [
+        t
+        for t in targets(args.games, latency=not args.no_latency, think_time=args.think_time)
+        if not args.tasks or t.task in args.tasks
+    ]
+    if args.jobs > 1:
+        with ProcessPoolExecutor(args.jobs) as pool:
+            rows = list(
+                pool.map(partial(_timed, seeds=seeds, obs=obs, policies=args.policies), todo)
+            )
+    else:
+        rows = [_timed(t, seeds, obs, args.policies) for t in todo]
     kwargs = {r["target"]["game"]: r["target"]["make_kwargs"] for r in rows}
     note = f"obs {args.obs}; env kwargs per game {kwargs}"
     table = markdown(rows, seeds, note)
