@@ -6,28 +6,19 @@ the view's colours), and written as a PNG to the git-ignored ``runs/frames/skyli
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import cv2
 import numpy as np
 import pytest
-from skylines_helpers import build_plan, city
+from skylines_helpers import FRAMES, build_plan, city, save
 
 from agents.scripted.skylines_blueprint import blueprint
 from gcc_envs.games.skylines import vision
 from gcc_envs.games.skylines.sim import growth, layout, ui
 
-OUT = Path(__file__).resolve().parents[3] / "runs" / "frames" / "skylines"
 H, W = 720, 1280
 
 
 def point(s, c, r):  # type: ignore[no-untyped-def]
     s.ui.pointer = ((c + 0.5) / layout.COLS, (layout.MAP_Y0 + (r + 0.5) * layout.CELL) / H)
-
-
-def save(name: str, frame: np.ndarray) -> None:
-    OUT.mkdir(parents=True, exist_ok=True)
-    cv2.imwrite(str(OUT / f"{name}.png"), cv2.cvtColor(frame, cv2.COLOR_RGB2BGR))
 
 
 def near(frame, c, r):  # type: ignore[no-untyped-def]
@@ -120,7 +111,7 @@ def test_every_frame_shows_its_menu_and_preview_status(scenes):
         if status is not None:
             assert vision.preview_status(frame) == status, name
         assert vision.open_menu(frame) == menu, name
-        assert (OUT / f"{name}.png").is_file()
+        assert (FRAMES / f"{name}.png").is_file()
     assert len({f.tobytes() for _, f, _, _ in scenes}) == len(scenes)
 
 
