@@ -138,3 +138,19 @@ def test_tiny_frames_render_too():
     for h, w in ((84, 84), (72, 128), (1080, 1920)):
         f = sim.render(h, w)
         assert f.shape == (h, w, 3) and f.dtype == np.uint8 and f.std() > 5
+
+
+def test_the_legend_never_covers_the_ramp_signs():
+    from gcc_envs.games.skylines.sim import art, views
+
+    sides = set()
+    for seed in range(12):
+        s = city(seed).state
+        sides.add(s.terrain.entry[0] < layout.COLS // 2)
+        signs = art.sign_boxes(s, W, H)
+        assert len(signs) == 2
+        for view in ("wind", "electricity", "water"):
+            lx0, ly0, lx1, ly1 = views.legend_box(s, view, W, H)
+            for name, x0, y0, x1, y1 in signs:
+                assert x1 < lx0 or x0 > lx1 or y1 < ly0 or y0 > ly1, (seed, view, name)
+    assert sides == {True, False}  # plots with the highway on either side were seen
