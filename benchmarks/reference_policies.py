@@ -31,7 +31,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from functools import partial
 from pathlib import Path
@@ -301,7 +301,8 @@ def _timed(
 ) -> dict[str, Any]:
     t0 = time.perf_counter()
     row = evaluate(t, seeds, obs, policies)
-    print(f"{t.game} {t.task}: {time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
+    line = markdown([row], seeds, "").splitlines()[-3]
+    print(f"{time.perf_counter() - t0:.0f} s {line}", file=sys.stderr, flush=True)
     return row
 
 
@@ -320,7 +321,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     p.add_argument("--think-time", type=float, help="game seconds before each action, all games")
     p.add_argument("--policies", nargs="*", default=POLICIES, choices=POLICIES)
     p.add_argument("--jobs", type=int, default=1, help="tasks evaluated in parallel processes")
-    p.add_argument("--out", type=Path, help="write the table (.md) and the records (.json)")
+    p.add_argument(
+        "--out",
+        type=Path,
+        help="write the table (.md), the records (.json), each row as it ends (.jsonl)",
+    )
     args = p.parse_args(argv)
     h, _, w = args.obs.partition("x")
     obs = (int(h), int(w))
@@ -330,13 +335,19 @@ def main(argv: Sequence[str] | None = None) -> None:
         for t in targets(args.games, latency=not args.no_latency, think_time=args.think_time)
         if not args.tasks or t.task in args.tasks
     ]
-    if args.jobs > 1:
-        with ProcessPoolExecutor(args.jobs) as pool:
-            rows = list(
-                pool.map(partial(_timed, seeds=seeds, obs=obs, policies=args.policies), todo)
-            )
-    else:
-        rows = [_timed(t, seeds, obs, args.policies) for t in todo]
+    log = args.out.with_suffix(".jsonl").open("w") if args.out else None
+    play = partial(_timed, seeds=seeds, obs=obs, policies=args.policies)
+    done: dict[int, dict[str, Any]] = {}
+    with ProcessPoolExecutor(max(1, args.jobs)) as pool:
+        jobs = {pool.submit(play, t): i for i, t in enumerate(todo)}
+        for job in as_completed(jobs):
+            done[jobs[job]] = job.result()
+            if log is not None:  # each row as it comes, so a stopped run keeps what it did
+                log.write(json.dumps(done[jobs[job]], default=dict) + "\n")
+                log.flush()
+    if log is not None:
+        log.close()
+    rows = [done[i] for i in sorted(done)]
     kwargs = {r["target"]["game"]: r["target"]["make_kwargs"] for r in rows}
     note = f"obs {args.obs}; env kwargs per game {kwargs}"
     table = markdown(rows, seeds, note)
