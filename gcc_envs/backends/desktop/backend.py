@@ -37,6 +37,7 @@ from gcc_envs.backends.desktop.killswitch import DEFAULT_KILL_SWITCH
 from gcc_envs.backends.desktop.pause_key import KeyPause
 from gcc_envs.core import events as ev
 from gcc_envs.core.backend import PrimitiveEvent
+from gcc_envs.core.frame_size import parse_obs_size
 from gcc_envs.errors import BackendError, GCCError
 
 log = logging.getLogger(__name__)
@@ -96,9 +97,7 @@ class DesktopBackend:
             isinstance(launch, str) or not launch or not all(isinstance(a, str) for a in launch)
         ):
             raise GCCError(f"launch= must be a non-empty list of strings, got {launch!r}")
-        H, W = (int(v) for v in obs_size) if obs_size is not None else screen_size[::-1]
-        if not (16 <= H <= 4320 and 16 <= W <= 7680):
-            raise GCCError(f"obs_size {obs_size!r} out of range: 16..4320 x 16..7680")
+        H, W = parse_obs_size(obs_size if obs_size is not None else screen_size[::-1])
         self.size = (W, H)
         self.target = target
         self.launch_argv = list(launch) if launch is not None else None
