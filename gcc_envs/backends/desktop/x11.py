@@ -62,6 +62,8 @@ _NAMED = {
     **{f"f{i}": f"F{i}" for i in range(1, 25)},
     **{f"num{i}": f"KP_{i}" for i in range(10)},
 }
+#: Largest relative motion one XTEST request carries (a signed 16-bit field).
+MAX_MOTION = 32767
 #: Buttons by name; scroll is buttons 4 (up) 5 (down) 6 (left) 7 (right).
 BUTTONS = {"left": 1, "middle": 2, "right": 3}
 
@@ -287,8 +289,17 @@ class X11:
         self.d.sync()
 
     def move_by(self, dx: int, dy: int) -> None:
-        """Relative pointer motion (a camera mouse); the server does not clamp games' deltas."""
-        xtest.fake_input(self.d, X.MotionNotify, detail=True, x=int(dx), y=int(dy))
+        """Relative pointer motion (a camera mouse); the server does not clamp games' deltas.
+
+        XTEST carries a motion as 16-bit numbers: a larger one is sent in equal pieces.
+        """
+        dx, dy = int(dx), int(dy)
+        n = max(1, -(-max(abs(dx), abs(dy)) // MAX_MOTION))
+        sent_x = sent_y = 0
+        for i in range(1, n + 1):
+            tx, ty = dx * i // n, dy * i // n
+            xtest.fake_input(self.d, X.MotionNotify, detail=True, x=tx - sent_x, y=ty - sent_y)
+            sent_x, sent_y = tx, ty
         self.d.sync()
 
     def pointer(self) -> tuple[int, int]:
