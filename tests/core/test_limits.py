@@ -43,3 +43,65 @@ def test_one_step_samples_at_most_max_step_frames():
     assert info["frames_recorded"] == 60  # the bound is per step
     env.close()
     assert clock.MAX_STEP_FRAMES == 600
+
+
+LONG = [
+    "pyautogui.typewrite('abcdef', interval=60)",  # 360 s in one event
+    f"pyautogui.typewrite('{'a' * 1000}', interval=60)",  # 60,025 s in one event
+    "pyautogui.press('a', presses=100, interval=60)",
+    "\n".join(["time.sleep(60)"] * 6),
+    "pyautogui.moveTo(5, 5, duration=60); " * 6,
+    "pyautogui.keyDown('a'); time.sleep(60); pyautogui.keyUp('a');" * 6,
+]
+
+
+@pytest.mark.parametrize("code", LONG, ids=range(len(LONG)))
+def test_code_longer_than_max_program_s_is_refused_at_parse_time(code):
+    from gcc_envs.core.code import parse_code
+
+    with pytest.raises(GCCError, match="at most 300"):
+        parse_code(code)
+
+
+@pytest.fixture
+def sim():
+    env = gym.make(ENV, obs_size=(72, 128))
+    env.reset(seed=0)
+    yield env
+    env.close()
+
+
+@pytest.mark.parametrize("code", LONG[:2], ids=["6-chars", "1000-chars"])
+def test_a_step_of_long_code_runs_nothing_and_says_why(sim, code):
+    _, _, _, _, info = sim.step(code)
+    assert "at most 300" in info["last_action_error"]
+    assert info["t_game"] < 1.0 and info["events"] == []
+
+
+def test_one_long_event_is_refused_whole(sim):
+    from gcc_envs import TypeText
+
+    _, _, _, _, info = sim.step(TypeText("a" * 1000, interval_s=60))
+    assert "at most 300" in info["last_action_error"] and info["t_game"] < 1.0
+
+
+def test_a_closed_loop_program_is_cut_before_it_passes_max_program_s(sim):
+    from gcc_envs import Program
+
+    def forever():
+        while True:
+            yield Wait(60.0)
+
+    _, _, _, _, info = sim.step(Program(forever))
+    assert "300 game seconds" in info["last_action_error"]
+    assert info["t_game"] <= 300.0 and len(info["events"]) == 5
+
+
+def test_a_closed_loop_program_cannot_hide_a_long_event(sim):
+    from gcc_envs import Program, TypeText
+
+    def sneaky():
+        yield TypeText("a" * 1000, interval_s=60)
+
+    _, _, _, _, info = sim.step(Program(sneaky))
+    assert info["last_action_error"] and info["t_game"] < 1.0 and info["events"] == []

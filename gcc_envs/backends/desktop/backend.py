@@ -6,7 +6,8 @@ screen. With ``display=None`` it starts its own :class:`VirtualDisplay`. Nothing
 the first ``reset``, so a fresh backend pickles. Event coordinates are frame pixels (the
 observation's size), scaled to the window here and clamped to it.
 
-Pause strategies: ``signal`` (SIGSTOP/SIGCONT the program's process group), ``focus`` (give
+Pause strategies: ``signal`` (SIGSTOP/SIGCONT the program's own processes, never this process,
+the X server or the window manager: see :mod:`.procs`), ``focus`` (give
 the keyboard focus away; games that pause when unfocused stop), ``key`` (tap ``pause_key`` and
 confirm the pause screen by ``pause_template``, see :mod:`.pause_key`) and ``none``. With
 ``focus`` and ``key`` the keys held when pausing are released first and pressed again after
@@ -24,7 +25,6 @@ from __future__ import annotations
 
 import logging
 import os
-import signal
 import subprocess
 import time
 import weakref
@@ -120,7 +120,8 @@ class DesktopBackend:
         self.window: Any = None
         self._keys: dict[str, list[int]] = {}
         self._buttons: set[int] = set()
-        self._stopped_group: int | None = None
+        self._stopped: Any = None  # procs.Stopped while the signal pause holds the program
+        self._stop_plan: tuple[int, Any] | None = None  # (pid, a lasting procs.Stopped)
         self._closed = False
         self._killer: Any = None
         self._kill_reported = False
@@ -334,7 +335,7 @@ class DesktopBackend:
     @property
     def frozen(self) -> bool:
         """Whether the target's processes are stopped (``signal`` pause): it publishes nothing."""
-        return self._stopped_group is not None
+        return self._stopped is not None
 
     def send(self, event: PrimitiveEvent) -> None:
         self.input_serial += 1
@@ -440,12 +441,9 @@ class DesktopBackend:
         self.input_serial += 1
         t0 = time.perf_counter()
         strategy = self.pause_strategy
-        if self._stopped_group is not None:
-            group, self._stopped_group = self._stopped_group, None
-            try:
-                os.killpg(group, signal.SIGCONT)
-            except ProcessLookupError:
-                pass
+        if self._stopped is not None:
+            stopped, self._stopped = self._stopped, None
+            stopped.cont()
         elif strategy in ("focus", "key") and self.window is not None and self.x is not None:
             if strategy == "focus":
                 if not self._focus():
@@ -460,17 +458,26 @@ class DesktopBackend:
         self.timings["resume_s"] = time.perf_counter() - t0
 
     def _stop_program(self) -> None:
+        from gcc_envs.backends.desktop import procs
+
         pid = self.pid
-        if pid is None or self._stopped_group is not None:
+        if pid is None or self._stopped is not None:
             return
+        if self._stop_plan is not None and self._stop_plan[0] == pid:
+            stopped = self._stop_plan[1]
+        else:
+            protected = {os.getpid(), *procs.x_server_pids(self.x.name), self.x.wm_pid()}
+            if self.vdisplay is not None:
+                protected |= {p.pid for p in (self.vdisplay.server, self.vdisplay.wm) if p}
+            stopped = procs.processes_to_stop(pid, protected - {None})
+            self._stop_plan = (pid, stopped) if stopped.lasting else None
         try:
-            group = os.getpgid(pid)
-            os.killpg(group, signal.SIGSTOP)
+            stopped.stop()
         except ProcessLookupError:
             raise BackendError(
                 f"the target program (pid {pid}) has exited; reset() starts it again"
             ) from None
-        self._stopped_group = group
+        self._stopped = stopped
 
     def _tap(self, key: str) -> None:
         """Tap ``key`` (held :data:`MIN_TAP_S` + a little) through the focus guard."""

@@ -123,6 +123,29 @@ class X11:
         v = self._prop(win, "_NET_WM_PID")
         return int(v[0]) if v is not None and len(v) else None
 
+    def client_pid(self, wid: int) -> int | None:
+        """The PID of the X client that created window ``wid`` (X-Resource), if local."""
+        try:
+            from Xlib.ext import res
+
+            reply = self.d.res_query_client_ids(
+                [{"client": int(wid), "mask": res.LocalClientPIDMask}]
+            )
+        except Exception:  # noqa: BLE001 - no X-Resource extension, or the window is gone
+            return None
+        for item in reply.ids:
+            if item.value:
+                return int(item.value[0])
+        return None
+
+    def wm_pid(self) -> int | None:
+        """The window manager's PID (the client behind ``_NET_SUPPORTING_WM_CHECK``)."""
+        check = self._prop(self.root, "_NET_SUPPORTING_WM_CHECK")
+        if check is None or not len(check):
+            return None
+        win = self.d.create_resource_object("window", int(check[0]))
+        return self.client_pid(int(check[0])) or self.pid(win)
+
     def wm_class(self, win: Any) -> tuple[str, ...]:
         try:
             c = win.get_wm_class()
