@@ -95,6 +95,8 @@ def parse_json(body: bytes) -> Any:
         return json.loads(body)
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
         raise InvalidActionError(f"the request body is not JSON: {e}") from None
+    except ValueError as e:  # e.g. an integer of more digits than Python converts
+        raise InvalidActionError(f"the request body holds a bad value: {str(e)[:100]}") from None
     except RecursionError:
         raise InvalidActionError("the request body nests too deep") from None
 

@@ -194,3 +194,18 @@ def test_a_relative_move_beyond_16_bits_reaches_x11_in_pieces(vdisplay, x11):
         assert until(lambda: x11.pointer() == (0, 0), 2.0)
     finally:
         b.close()
+
+
+def test_the_server_fuzzer_finds_nothing_run_crashed_hung_lost_or_held():
+    script = ROOT / "benchmarks" / "fuzz_server.py"
+    done = subprocess.run(
+        [sys.executable, str(script), "--attacks", "300", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    counts = json.loads(done.stdout.strip().splitlines()[-1])
+    assert counts["tried"] == 300
+    assert counts["executed"] == counts["crashed"] == counts["hung"] == 0
+    assert counts["lost"] == counts["held"] == 0

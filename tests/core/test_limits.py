@@ -105,3 +105,20 @@ def test_a_closed_loop_program_cannot_hide_a_long_event(sim):
 
     _, _, _, _, info = sim.step(Program(sneaky))
     assert info["last_action_error"] and info["t_game"] < 1.0 and info["events"] == []
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: __import__("gcc_envs").MoveTo(10**400, 1),
+        lambda: __import__("gcc_envs").MoveBy(0, -(10**400)),
+        lambda: __import__("gcc_envs").Wait(10**400),
+        lambda: __import__("gcc_envs").KeyPress("a", 10**400),
+    ],
+    ids=["moveto", "moveby", "wait", "hold"],
+)
+def test_a_huge_integer_is_an_invalid_action_not_an_overflow(make):
+    from gcc_envs.errors import InvalidActionError
+
+    with pytest.raises(InvalidActionError):
+        make()
