@@ -132,6 +132,9 @@ class GameSpec:
     skill_grid: str | None = None
     #: ``"module:function"`` rebuilding the game's state from a published JSON (judges).
     state_mirror: str | None = None
+    #: ``"module:function"`` turning the simulator's state into that JSON (``gcc-gym play
+    #: --state-file``).
+    publish_state: str | None = None
     #: ``"module:attribute"`` of a PNG of the real game's pause screen (``pause="key"``).
     pause_template: str | None = None
     #: Skill code that walks the player (wrapper suites).
@@ -212,6 +215,8 @@ class SuiteSpec:
     #: An id registered for the suite as a whole (``GCC/OSWorld`` takes its task at reset), or
     #: None.
     open_id: str | None = None
+    #: The open id's step limit.
+    open_max_steps: int = 100
     #: The backend a plain ``gym.make`` uses.
     default_backend: str = "desktop"
 
