@@ -7,7 +7,8 @@ walks, ``exec``/``eval``/``open`` calls, deep nesting, huge numbers and strings,
 with :func:`gcc_envs.core.code.parse_code` against a skill library while every way of running
 code is watched (``exec``, ``eval``, ``compile`` to code, ``__import__``, ``open``,
 ``os.system``, ``os.popen``, ``subprocess.Popen``). Then the first ``M`` inputs it accepted are
-stepped on a lockstep ``GCC/Stardew-Shopping`` (which parses them again against its skills).
+stepped on a lockstep env over the core's fake simulator (``gcc_envs.testing``), which parses
+them again and runs them: no game is needed.
 
 Figures: **tried**; **executed** (a watched function was called); **crashed** (an exception that
 is not ``CodeActionError``); **hung** (a parse over 2 s, or a step over 20 s); **accepted**;
@@ -61,7 +62,11 @@ HOSTILE = [
     "from os import system",
     "move_up(duration=10**9)",
     "move_up(duration=-1)",
-    "use_tool(" + "[" * 200 + "]" * 200 + ")",
+    "move_up(duration=59); move_up(duration=59); move_up(duration=59); move_up(duration=59); "
+    "move_up(duration=59); move_up(duration=59)",
+    "turn(degree=10**7)",
+    "say('" + "a" * 999 + "')",
+    "turn(" + "[" * 200 + "]" * 200 + ")",
     "(" * 500 + ")" * 500,
     "pyautogui.click(" + "-" * 5000 + "1, 2)",
     "'\\x00'",
@@ -87,8 +92,9 @@ VALID = [
     "pyautogui.keyDown('w'); time.sleep(1.5); pyautogui.keyUp('w')",
     "time.sleep(0.5)",
     "move_up(duration=0.5)",
-    "move_down(0.25)",
-    "use_tool()",
+    "move_up(0.25)",
+    "turn(degree=30)",
+    "say('hello', loud=True)",
     "WAIT",
     "DONE",
     "FAIL",
@@ -212,17 +218,53 @@ def _alarm(*_: Any) -> None:
     raise Hang
 
 
-def run(n: int, steps: int, seed: int) -> dict[str, int]:
-    import gymnasium as gym
+def move_up(duration: float = 0.5) -> list[Any]:
+    """Walk up by holding 'w' for ``duration`` seconds."""
+    from gcc_envs.core import events as ev
 
-    import gcc_envs  # noqa: F401  (registers the ids)
+    return [ev.KeyPress("w", duration)]
+
+
+def turn(degree: int) -> list[Any]:
+    """Turn right by ``degree`` degrees."""
+    from gcc_envs.core import events as ev
+
+    return [ev.MoveBy(degree, 0)]
+
+
+def say(text: str, loud: bool = False) -> list[Any]:
+    """Type ``text`` into the chat."""
+    from gcc_envs.core import events as ev
+
+    return [ev.TypeText(text.upper() if loud else text)]
+
+
+def fake_env() -> Any:
+    """A lockstep env over the core's fake simulator, with the three skills above."""
+    from gcc_envs.backends.sim import SimBackend
+    from gcc_envs.core.env import GCCEnv
+    from gcc_envs.core.skills import SkillLibrary
+    from gcc_envs.core.task import Task, TaskStatus
+    from gcc_envs.testing import FAKE_KEYS, FakeSim
+
+    class Open(Task):
+        name, instruction, max_steps = "Open", "Do anything.", 10**6
+
+        def evaluate(self, probe: Any) -> TaskStatus:
+            return TaskStatus()
+
+    skills = SkillLibrary.from_functions(move_up, turn, say)
+    return GCCEnv(SimBackend(FakeSim(), (36, 64)), Open(), keys=FAKE_KEYS, skills=skills)
+
+
+def run(n: int, steps: int, seed: int) -> dict[str, int]:
     from gcc_envs.core.code import parse_code
     from gcc_envs.core.program import MAX_PROGRAM_S
     from gcc_envs.errors import CodeActionError
 
-    env = gym.make("GCC/Stardew-Shopping", obs_size=(36, 64))
+    env = fake_env()
     env.reset(seed=0)
-    skills = env.unwrapped.skills
+    skills = env.skills
     rng = random.Random(seed)
     counts = dict.fromkeys(
         ("tried", "executed", "crashed", "hung", "accepted", "stepped", "long"), 0
@@ -256,7 +298,7 @@ def run(n: int, steps: int, seed: int) -> dict[str, int]:
         try:
             _, _, terminated, truncated, info = env.step(text)
             counts["stepped"] += 1
-            if info["t_game"] > MAX_PROGRAM_S + env.unwrapped.step_seconds + 1e-6:
+            if info["t_game"] > MAX_PROGRAM_S + env.step_seconds + 1e-6:
                 counts["long"] += 1
                 print(f"# long: {info['t_game']:.1f} s: {text!r}", file=sys.stderr)
             if terminated or truncated:
