@@ -45,6 +45,10 @@ log = logging.getLogger(__name__)
 
 PAUSE_STRATEGIES = ("signal", "focus", "none", "key")
 MIN_TAP_S = ev.MIN_TAP_S
+#: Waits shorter than this are spun, not slept (a no-op step pads itself this way).
+SPIN_S = 0.002
+#: Oldest the cached window geometry may be (structure events empty the cache at once).
+GEOMETRY_AGE_S = 0.5
 #: Shortest gap from one key's release to the next key's press (typing).
 MIN_KEY_GAP_S = 0.01
 
@@ -269,7 +273,8 @@ class DesktopBackend:
         if self.window is None:
             W, H = self.x.screen_size
             return 0, 0, W, H
-        g = self.x.geometry(self.window)
+        # cached between the window's structure events (at most GEOMETRY_AGE_S old)
+        g = self.x.geometry(self.window, GEOMETRY_AGE_S)
         return g.x, g.y, g.width, g.height
 
     def capture(self) -> np.ndarray:
@@ -291,7 +296,12 @@ class DesktopBackend:
         # wait ends the running program once (later waits hold nothing and just pass).
         if not self._kill_reported:
             self._check_killed()
-        time.sleep(max(0.0, seconds))
+        if seconds < SPIN_S:  # a sleep this short oversleeps by a scheduler tick on a busy machine
+            end = time.perf_counter() + max(0.0, seconds)
+            while time.perf_counter() < end:
+                pass
+        else:
+            time.sleep(seconds)
         if not self._kill_reported:
             self._check_killed()
 

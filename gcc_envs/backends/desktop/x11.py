@@ -99,6 +99,8 @@ class X11:
         self.screen_size = (self.d.screen().width_in_pixels, self.d.screen().height_in_pixels)
         self._shift = self.d.keysym_to_keycode(XK.string_to_keysym("Shift_L"))
         self._sink: Any = None
+        self._geometries: dict[int, tuple[Geometry, float]] = {}  # window id -> (geometry, when)
+        self._watched: set[int] = set()
 
     def atom(self, name: str) -> int:
         return self.d.intern_atom(name)
@@ -177,13 +179,53 @@ class X11:
             time.sleep(0.05)
         raise BackendError(f"no window matching {criteria} appeared within {timeout_s:.0f} s")
 
-    def geometry(self, win: Any) -> Geometry:
+    def geometry(self, win: Any, max_age_s: float = 0.0) -> Geometry:
+        """The window's client area on the screen (two round trips to the server).
+
+        With ``max_age_s`` the answer may come from a cache no older than that, which any
+        structure event of the window or of its frame (move, resize, unmap, destroy, ...)
+        empties at once: a step's capture then costs no round trip for the geometry.
+        """
+        if max_age_s > 0:
+            self._drain_events()
+            hit = self._geometries.get(win.id)
+            if hit is not None and time.monotonic() - hit[1] < max_age_s:
+                return hit[0]
+            self._watch(win)
         try:
             g = win.get_geometry()
             t = self.root.translate_coords(win, 0, 0)
         except error.XError as e:
             raise BackendError(f"the target window is gone: {e}") from e
-        return Geometry(int(t.x), int(t.y), int(g.width), int(g.height))
+        geometry = Geometry(int(t.x), int(t.y), int(g.width), int(g.height))
+        if max_age_s > 0:
+            self._geometries[win.id] = (geometry, time.monotonic())
+        return geometry
+
+    def _watch(self, win: Any) -> None:
+        """Ask for the structure events of ``win`` and of its top-level frame (once)."""
+        if win.id in self._watched:
+            return
+        self._watched.add(win.id)
+        try:
+            node = win
+            while True:
+                node.change_attributes(event_mask=X.StructureNotifyMask)
+                parent = node.query_tree().parent
+                if parent is None or parent.id == self.root.id:
+                    break
+                node = parent
+        except error.XError:
+            pass  # gone: the next query says so
+
+    def _drain_events(self) -> None:
+        """Read the queued events without waiting; any of them empties the geometry cache."""
+        try:
+            while self.d.pending_events():
+                self.d.next_event()
+                self._geometries.clear()
+        except error.XError:
+            self._geometries.clear()
 
     # ------------------------------------------------------------------ focus
     def active(self) -> int | None:
