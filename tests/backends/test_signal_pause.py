@@ -60,6 +60,15 @@ def children(pid: int) -> list[int]:
     return out
 
 
+def until(condition, timeout_s: float) -> bool:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.02)
+    return condition()
+
+
 def wait_for(path: Path, timeout_s: float = 20.0) -> str:
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
@@ -103,13 +112,14 @@ def test_signal_pause_stops_the_target_but_not_the_x_server_or_wm_in_its_group(l
         shell = children(pids["target"])
         b.pause()
         try:
-            assert state(pids["target"]) == "T" and all(state(p) == "T" for p in shell)
+            stopped = [pids["target"], *shell]  # a signal is delivered soon, not at once
+            assert until(lambda: all(state(p) == "T" for p in stopped), 5.0)
             assert state(pids["xvfb"]) != "T" and state(pids["wm"]) != "T"
             assert state(pids["script"]) != "T"
         finally:
             b.resume()
             os.killpg(pids["script"], signal.SIGCONT)  # main stopped the lot: un-hang X
-        assert state(pids["target"]) != "T"
+        assert until(lambda: state(pids["target"]) != "T", 5.0)
         assert b.capture().shape == (300, 400, 3)  # the X server answers
     finally:
         b.close()
