@@ -196,6 +196,7 @@ def test_a_relative_move_beyond_16_bits_reaches_x11_in_pieces(vdisplay, x11):
         b.close()
 
 
+@pytest.mark.slow
 def test_the_server_fuzzer_finds_nothing_run_crashed_hung_lost_or_held():
     script = ROOT / "benchmarks" / "fuzz_server.py"
     done = subprocess.run(

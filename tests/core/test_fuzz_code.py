@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "fuzz_code.py"
 
 
@@ -28,6 +30,7 @@ def test_the_watch_sees_code_being_run():
     assert calls == ["builtins.eval", "builtins.__import__"]
 
 
+@pytest.mark.slow
 def test_hostile_code_runs_nothing_and_never_crashes_hangs_or_runs_long():
     done = subprocess.run(
         [sys.executable, str(SCRIPT), "--inputs", "4000", "--steps", "100", "--json"],

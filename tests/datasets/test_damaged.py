@@ -158,6 +158,7 @@ def test_verification_can_be_skipped_and_still_checks_structure(complete, tmp_pa
         Episode(copy, verify=False)
 
 
+@pytest.mark.slow
 def test_the_corruption_fuzzer_finds_no_crash_hang_or_silent_loss():
     import subprocess
     import sys
