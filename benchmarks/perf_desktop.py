@@ -136,11 +136,13 @@ def observation(
             for _ in range(10):  # warm up both paths
                 env.step([])
                 raw()
-            ours, ref, ref_buffer = [], [], []
+            ours, ref, ref_buffer, grabs = [], [], [], []
+            backend = env.unwrapped.backend
             for _ in range(samples):  # interleaved: all see the same machine load
                 ours.append(timed(lambda: env.step([])))  # noqa: B023 - called at once
                 ref.append(timed(raw))
                 ref_buffer.append(timed(raw_buffer))
+                grabs.append(timed(backend.capture))
         finally:
             env.close()
         ms, ref_ms = median_ms(ours), median_ms(ref)
@@ -153,9 +155,11 @@ def observation(
             "≤ 1.3x" if pause == "none" else "(incl. SIGCONT+SIGSTOP)",
             ms / ref_ms <= 1.3 if pause == "none" else None,
         )
-        if pause == "none":  # what the step costs over the grab itself
+        if pause == "none":  # where the time goes: the frame, and the pad of step_seconds
             table.row("  same, vs the grab's own buffer", ms, "mss .raw + cvtColor",
                       median_ms(ref_buffer))  # fmt: skip
+            table.row("  its capture alone", median_ms(grabs), "mss grab + cvtColor", ref_ms)
+            print("#   the step also waits out step_seconds = 1e-4 s (0.100 ms) before capturing")
     sct.close()
 
 
