@@ -484,6 +484,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     ca.add_argument("--obs-size", type=int, nargs=2, metavar=("H", "W"))
     ca.add_argument("--seed", type=int, default=0)
+    from agents.osworld_cli import add_osworld_parser
+
+    add_osworld_parser(sub)
     return p
 
 
@@ -499,6 +502,7 @@ def main(argv: list[str] | None = None) -> int:
             "play": cmd_play,
             "calibrate": cmd_calibrate,
             "serve-desktop": cmd_serve_desktop,
+            "osworld": lambda a: a.func(a),
         }
         return commands[args.command](args)
     except GCCError as e:

@@ -206,7 +206,7 @@ class JudgedTask(Task):
         return self.inner.evaluate(probe)
 
     def final(self, probe: Any, status: TaskStatus) -> TaskStatus:
-        if isinstance(self.judge, HumanJudge) and not status.success:
+        if isinstance(self.judge, HumanJudge) and not (status.success or status.failure):
             if self.judge.decide(self.instruction):
                 return TaskStatus(progress=1.0, success=True, metrics=status.metrics)
             return status

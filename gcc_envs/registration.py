@@ -16,6 +16,7 @@ import gymnasium as gym
 
 from gcc_envs.core.spec import GameSpec, SuiteSpec, TaskSpec, load
 from gcc_envs.errors import GCCError
+from gcc_envs.step_limit import SPEC as STEP_LIMIT
 
 log = logging.getLogger(__name__)
 
@@ -26,7 +27,9 @@ SPECS: tuple[str, ...] = (
     "gcc_envs.games.stardew:GAME",
     "gcc_envs.games.rdr2:GAME",
     "gcc_envs.games.dealers_life2:GAME",
+    "gcc_envs.games.skylines:GAME",
     "gcc_envs.apps.desktop:SUITE",
+    "gcc_envs.osworld:SUITE",
 )
 
 #: kwargs of ``gym.make`` that configure a desktop backend rather than the env.
@@ -152,6 +155,9 @@ def make_env(
     backend = spec.default_backend if backend is None else backend
     if isinstance(spec, SuiteSpec) and task != "open" and backend != "sim":
         desktop.setdefault("pause", "none")  # a task's programs do nothing while nobody acts
+    if isinstance(spec, SuiteSpec) and backend == "desktop":
+        for key, value in spec.desktop.items():
+            desktop.setdefault(key, value)
     made = make_backend(spec, backend, obs_size, **desktop)
     if not getattr(made, "clock_driven", True) and isinstance(spec, GameSpec):
         kwargs.setdefault("time_mode", "paused")  # a real game runs in real time (DESIGN 2.1)
@@ -187,6 +193,8 @@ def _register(spec: Spec) -> list[str]:
             # a real desktop runs in real time: the same seed need not give the same frames
             nondeterministic=spec.default_backend != "sim",
             kwargs={kind: spec.key, "task": task},
+            # the env learns the TimeLimit's figure (gym.make's override included)
+            additional_wrappers=(STEP_LIMIT,),
         )
         new.append(env_id)
     return new

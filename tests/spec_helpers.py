@@ -17,6 +17,17 @@ def ids(default_backend: str | None = None) -> list[str]:
     return gcc_envs.env_ids(default_backend)
 
 
+def registry_ids() -> list[str]:
+    """What the registry suite checks: every game id, and of each desktop suite its open id and
+    its first task (a suite's tasks share one env class; each suite tests all its own tasks,
+    each of which starts real programs and takes seconds to reset)."""
+    out = [i for i in gcc_envs.env_ids() if spec_of(i).default_backend == "sim"]
+    for suite in suites():
+        first = next((t for t in suite.tasks if t.registered), None)
+        out += [i for i in (suite.open_id, first and first.env_id(suite.title)) if i]
+    return out
+
+
 def sim_ids() -> list[str]:
     return gcc_envs.env_ids("sim")
 

@@ -10,12 +10,12 @@ import gymnasium as gym
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
-from spec_helpers import desktop_param, games, ids, sim_ids, step_limit, suites
+from spec_helpers import desktop_param, games, registry_ids, sim_ids, step_limit, suites
 
 import gcc_envs
 from gcc_envs.registration import spec_of, task_of
 
-IDS = [desktop_param(i) for i in ids()]
+IDS = [desktop_param(i) for i in registry_ids()]
 # Seeded determinism is a property of simulators: a real desktop runs in real time.
 SIM_IDS = sim_ids()
 SMALL = {"obs_size": (72, 128)}

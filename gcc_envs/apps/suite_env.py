@@ -72,6 +72,8 @@ class CheckedTask(Task):
         return TaskStatus()
 
     def final(self, probe: Any, status: TaskStatus) -> TaskStatus:
+        if status.success or status.failure:
+            return status
         if self.infeasible:  # only the agent's FAIL succeeds; the env handles that signal
             return TaskStatus(metrics={"score": 0.0})
         self.check_error = None

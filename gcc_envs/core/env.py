@@ -29,6 +29,8 @@ from gcc_envs.core.task import Task, TaskStatus
 from gcc_envs.errors import BackendError, GCCError, InvalidActionError
 
 ThinkTime = float | Callable[[int], float] | None
+#: ``step_limit`` when nothing set it: the task's own ``max_steps`` applies.
+_TASKS_OWN = "task"
 #: Event types that name a point of the frame (checked against its bounds).
 _POINTED = frozenset({ev.MoveTo, ev.Click, ev.DragTo, ev.Scroll})
 
@@ -116,6 +118,9 @@ class GCCEnv(gym.Env[np.ndarray, Any]):
         self._needs_reset = True
         #: Wall-clock seconds the last step took (also in lockstep, where info has None).
         self.last_wall_s = 0.0
+        #: Steps after which the episode ends (its last step runs the task's last word);
+        #: ``gym.make`` sets it to its ``TimeLimit``'s figure, None meaning no limit.
+        self.step_limit: Any = _TASKS_OWN
 
     # ------------------------------------------------------------------ public API
     @property
@@ -153,11 +158,12 @@ class GCCEnv(gym.Env[np.ndarray, Any]):
     def _setup_episode(self, options: dict[str, Any] | None) -> None:
         """Prepare the episode after the backend's reset (a desktop task runs its setup)."""
 
-    def _step_limit(self) -> int:
-        """The episode's step limit: the registry's (``gym.make(max_episode_steps=...)``
-        included), else the task's."""
-        limit = getattr(self.spec, "max_episode_steps", None)
-        return int(limit) if limit is not None else self.task.max_steps
+    def _step_limit(self) -> float:
+        """The episode's step limit: the one ``gym.make`` applies (``step_limit``, set by
+        :class:`~gcc_envs.step_limit.TellStepLimit`; None for none), else the task's."""
+        if self.step_limit is _TASKS_OWN:
+            return self.task.max_steps
+        return math.inf if self.step_limit is None else int(self.step_limit)
 
     def step(self, action: Any) -> tuple[np.ndarray, SupportsFloat, bool, bool, dict[str, Any]]:
         if self._needs_reset:
@@ -191,18 +197,23 @@ class GCCEnv(gym.Env[np.ndarray, Any]):
         self._steps += 1
         probe = self.backend.probe()
         before, status = self._status, self.task.evaluate(probe)
-        if (signal is not None or self._steps >= self._step_limit()) and not (
-            status.success or status.failure
-        ):
-            status = self.task.final(probe, status)  # the episode ends undecided: judge it
+        at_limit = self._steps >= self._step_limit()
+        # the step limit, not the task, ends an episode the limit found undecided (TimeLimit's
+        # truncation), whatever the last word says of it
+        limit_ends = at_limit and signal is None and not (status.success or status.failure)
+        if signal is not None or status.success or status.failure or at_limit:
+            status = self.task.final(probe, status)  # the episode ends: the last word
         if isinstance(signal, ev.Fail) and self.task.infeasible and not status.success:
             status = replace(status, progress=1.0, success=True)  # the right answer: FAIL
         self._status = status
         reward = self.task.reward(before, self._status)
         success = self._status.success
-        terminated = bool(success or self._status.failure or signal is not None)
+        decided = (success or self._status.failure) and not limit_ends
+        terminated = bool(decided or signal is not None)
         limit = self.task.max_game_s
-        truncated = bool(not terminated and limit is not None and self.clock.game_time >= limit)
+        out_of_time = limit is not None and self.clock.game_time >= limit
+        # the env ends at its step limit itself (as TimeLimit does above it), after the last word
+        truncated = bool(not terminated and (at_limit or out_of_time))
         obs = self.backend.capture()
         # Lockstep infos are a pure function of seed and actions (Gymnasium's determinism
         # checks compare them), so the measured wall time is reported there as None and kept

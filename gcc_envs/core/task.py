@@ -71,9 +71,9 @@ class Task(ABC):
         """Check the task against the backend's probe (after every step: keep it cheap)."""
 
     def final(self, probe: Any, status: TaskStatus) -> TaskStatus:
-        """The verdict when the episode ends undecided: the agent said ``DONE``/``FAIL`` or
-        the step limit is reached. A costly check (a desktop task's checker, a person asked)
-        runs here, once; the default keeps ``status``."""
+        """The last word, called once when the episode ends: success, failure, the agent's
+        ``DONE``/``FAIL``, or the step limit. A costly check (a desktop task's checker, a
+        person asked, a city left to grow) runs here; the default keeps ``status``."""
         return status
 
     def extra_info(self) -> dict[str, Any]:

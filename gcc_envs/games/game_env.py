@@ -54,7 +54,9 @@ class GameEnv(GCCEnv):
 
             made = JudgedTask(made, judge)
         profile = spec.profile
-        self.skill_grid = load(spec.skill_grid) if spec.skill_grid else None
+        grid = load(spec.skill_grid) if spec.skill_grid else None
+        # a grid that names screen points is a function of the frame size (W, H)
+        self.skill_grid = grid(*backend.size) if callable(grid) else grid
         #: Skill calls an agent may give per step (the paper's limit; ``UseSkills`` holds it).
         self.max_skill_calls = spec.max_skill_calls
         super().__init__(
