@@ -166,6 +166,8 @@ class Episode:
             raise DataError(f"{where}: steps are not numbered 0, 1, 2, ... (rows lost or moved)")
 
     def _frame_digests(self) -> list[str | None]:
+        if self.table.num_rows == 0:
+            return []  # killed before its first row: the reset frame alone
         if FRAME_B2 not in self.table.column_names:
             raise DataError(f"{self.path}: the steps carry no frame checksums ({FRAME_B2})")
         return list(self.table.column(FRAME_B2).to_pylist())

@@ -175,3 +175,19 @@ def test_the_corruption_fuzzer_finds_no_crash_hang_or_silent_loss():
     assert strict["tried"] >= 150
     assert strict["lost"] == strict["crashed"] == strict["hung"] == 0
     assert loose["crashed"] == loose["hung"] == 0
+
+
+def test_an_episode_killed_before_its_first_row_holds_the_reset_frame(tmp_path):
+    env = gym.make("GCC/Stardew-FarmClearup", obs_size=SIZE)
+    obs, _ = env.reset(seed=4)
+    meta = episode_meta(
+        env_description(env), seed=4, rng_state=None, options=None, policy="random",
+        info_keys=[], frame_shape=obs.shape,
+    )  # fmt: skip
+    writer = DatasetWriter(tmp_path, background=False)
+    folder = writer.begin_episode(meta, 4, obs)
+    writer._inline.abandon()  # killed here
+    env.close()
+    ep, steps, frames = read_everything(folder)
+    assert not ep.complete and steps == [] and len(frames) == 1
+    assert (frames[0] == obs).all()
