@@ -78,10 +78,19 @@ def evaluate(
     policy_kwargs: dict[str, Any] | None = None,
     video: bool = True,
     progress: bool = True,
+    record: Path | None = None,
 ) -> list[EpisodeRecord]:
-    """Run ``policy_name`` on ``env_id`` once per seed; write results (and videos) to ``out_dir``."""
+    """Run ``policy_name`` on ``env_id`` once per seed; write results (and videos) to ``out_dir``.
+
+    With ``record`` every episode is also written there as a trajectory dataset
+    (:mod:`gcc_envs.datasets`: ``gcc-gym replay`` and ``export`` read it).
+    """
     seeds = list(seeds)
     env = gym.make(env_id, render_mode="rgb_array" if video else None, **(env_kwargs or {}))
+    if record is not None:
+        from wrappers.record_trajectory import RecordTrajectory
+
+        env = RecordTrajectory(env, record, policy_name=policy_name)
     if policy_name == "cradle":
         # Cradle reflects on the video of the last action, not only on its last frame
         from wrappers import ChunkVideo
