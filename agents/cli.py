@@ -11,6 +11,7 @@ import json
 import sys
 from pathlib import Path
 
+from agents.bench import cli as bench_cli
 from gcc_envs.errors import GCCError
 
 
@@ -369,6 +370,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     ca.add_argument("--obs-size", type=int, nargs=2, metavar=("H", "W"))
     ca.add_argument("--seed", type=int, default=0)
+    bench_cli.add_parsers(sub)
     return p
 
 
@@ -384,6 +386,7 @@ def main(argv: list[str] | None = None) -> int:
             "play": cmd_play,
             "calibrate": cmd_calibrate,
             "serve-desktop": cmd_serve_desktop,
+            **bench_cli.COMMANDS,
         }
         return commands[args.command](args)
     except GCCError as e:
