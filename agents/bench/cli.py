@@ -59,7 +59,7 @@ def add_parsers(sub: Any) -> None:
         type=int,
         default=1,
         help="episodes at a time; 1 runs in this process, more use Ray (bench extra); "
-        "0 with --address: one per cluster CPU",
+        "0: one per CPU of the cluster (or of this machine)",
     )
     b.add_argument(
         "--address",

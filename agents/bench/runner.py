@@ -42,7 +42,8 @@ OnStart = Callable[[Episode, int, dict[str, Any]], None]
 class BenchConfig:
     """How to run a suite."""
 
-    #: Episodes at a time (Ray actors); 1 without ``address``: in this process.
+    #: Episodes at a time (Ray actors); 1 without ``address``: in this process; 0: one per CPU
+    #: of the cluster (or of this machine).
     workers: int = 1
     #: An existing Ray cluster (``"auto"``, ``"HOST:PORT"``, ``"ray://HOST:10001"``) or None.
     address: str | None = None
@@ -214,7 +215,7 @@ def _run_on_ray(
         os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
         if config.address is None:
             ray.init(
-                num_cpus=config.workers * config.cpus_per_worker,
+                num_cpus=(config.workers or os.cpu_count() or 1) * config.cpus_per_worker,
                 include_dashboard=False,
                 log_to_driver=False,
                 logging_level=logging.WARNING,
