@@ -35,8 +35,9 @@ def bars(
     series: dict[str, list[tuple[float, float]]],
     path: Path,
     ylim: tuple[float, float] | None = None,
+    labels: dict[str, list[str]] | None = None,
 ) -> Path:
-    """Grouped bars: one group per task, one bar (mean, SE) per series."""
+    """Grouped bars: one group per task, one bar (mean, SE) per series, optionally labelled."""
     import numpy as np
 
     fig = _figure(max(6.0, 0.9 * len(tasks) * max(1, len(series)) / 2 + 2), 4.5)
@@ -46,15 +47,18 @@ def bars(
     for i, (name, values) in enumerate(series.items()):
         means = [m for m, _ in values]
         errs = [0.0 if e != e else e for _, e in values]  # NaN (one episode): no bar
-        ax.bar(
-            x + (i - (len(series) - 1) / 2) * width, means, width, yerr=errs, capsize=3, label=name
-        )
+        offset = (i - (len(series) - 1) / 2) * width
+        rects = ax.bar(x + offset, means, width, yerr=errs, capsize=3, label=name)
+        if labels is not None:
+            ax.bar_label(rects, labels[name], padding=2, fontsize=8)
     ax.set_xticks(x, [t.rpartition("/")[2] for t in tasks], rotation=30, ha="right")
     ax.set_ylabel(ylabel)
     ax.set_title(title)
-    if ylim is not None:
-        ax.set_ylim(*ylim)
-    ax.legend()
+    if ylim is None:  # room above the bars for the legend
+        top = max((m + (0.0 if e != e else e) for v in series.values() for m, e in v), default=1)
+        ylim = (0.0, 1.25 * top if top > 0 else 1.0)
+    ax.set_ylim(*ylim)
+    ax.legend(loc="upper center", ncols=max(1, len(series)), frameon=False)
     ax.grid(axis="y", alpha=0.3)
     fig.savefig(path)
     return path
@@ -65,18 +69,26 @@ def success_plot(records: Sequence[dict[str, Any]], game: str, folder: Path) -> 
     if not recs:
         return None
     tasks = list(dict.fromkeys(label(r) for r in recs))
-    series = {}
+    series: dict[str, list[tuple[float, float]]] = {}
+    counts: dict[str, list[str]] = {}
     for p in policies(recs):
-        series[p] = []
+        series[p], counts[p] = [], []
         for t in tasks:
             s = stat(
                 (bool(r["success"]) for r in recs if label(r) == t and r["policy"] == p),
                 binary=True,
             )
             series[p].append((0.0, 0.0) if s.n == 0 else (s.mean, s.se))
+            counts[p].append("" if s.n == 0 else f"{round(s.mean * s.n)}/{s.n}")
     path = folder / f"success_{file_name(game)}.png"
     return bars(
-        f"{game}: success rate per task (± SE)", "success rate", tasks, series, path, (0.0, 1.05)
+        f"{game}: success rate per task (± SE)",
+        "success rate",
+        tasks,
+        series,
+        path,
+        (0.0, 1.25),
+        counts,
     )
 
 

@@ -14,11 +14,11 @@ from pathlib import Path
 from typing import Any
 
 from agents.bench.records import ResultsFile
-from agents.bench.tables import Stat, Table, all_tables
+from agents.bench.tables import Stat, Table, all_tables, relabel
 from gcc_envs.errors import GCCError, MissingExtraError
 
-#: Tables with more columns than this are printed transposed (the files keep them as is).
-WIDE = 8
+#: Tables with more columns than this and at most FEW rows print transposed (files keep them).
+WIDE, FEW = 8, 4
 
 
 def cell(value: Any) -> str:
@@ -80,7 +80,7 @@ def print_rich(tables: list[Table]) -> None:
         raise MissingExtraError("rich", "bench") from None
     console = Console()
     for t in tables:
-        if len(t.columns) > WIDE:
+        if len(t.columns) > WIDE and len(t.rows) <= FEW:
             t = transposed(t)
         rt = RichTable(title=t.title, title_justify="left")
         for i, c in enumerate(t.columns):
@@ -114,7 +114,7 @@ def report(
     out_dir: str | Path, plots: bool = True, show: bool = True
 ) -> tuple[list[Table], list[Path]]:
     """Write (and print) the tables and plots of the run in ``out_dir``; the files written."""
-    records = load_records(out_dir)
+    records = relabel(load_records(out_dir))
     tables = all_tables(records)
     folder = Path(out_dir) / "report"
     folder.mkdir(parents=True, exist_ok=True)

@@ -115,7 +115,9 @@ def run_suite(
     tally = _Tally(results, context(suite), uuid.uuid4().hex[:12], len(episodes), config)
     tally.open_bar(len(episodes) - len(todo))
     try:
-        if config.workers == 1 and config.address is None:
+        if not todo:
+            pass
+        elif config.workers == 1 and config.address is None:
             _run_here(todo, out, tally, on_start)
         else:
             _run_on_ray(todo, out, config, tally, on_start)
@@ -214,6 +216,8 @@ def _run_on_ray(
     if started_here:
         os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
         if config.address is None:
+            # Ray's default for a new local cluster, said explicitly so Ray does not warn
+            os.environ.setdefault("RAY_AUTH_MODE", "token")
             ray.init(
                 num_cpus=(config.workers or os.cpu_count() or 1) * config.cpus_per_worker,
                 include_dashboard=False,
@@ -246,15 +250,14 @@ def _run_on_ray(
 
     inflight: dict[Any, tuple[Any, Episode, int]] = {}
     try:
-        idle = [spawn() for _ in range(n if todo else 0)]
-        if idle:  # fail early when the cluster cannot host the workers
-            try:
-                ray.get([info[a] for a in idle], timeout=START_TIMEOUT_S)
-            except ray.exceptions.GetTimeoutError:
-                raise GCCError(
-                    f"{n} Ray workers of {config.cpus_per_worker} CPU did not start within "
-                    f"{START_TIMEOUT_S:.0f} s; the cluster has {ray.cluster_resources()}"
-                ) from None
+        idle = [spawn() for _ in range(n)]
+        try:  # fail early when the cluster cannot host the workers
+            ray.get([info[a] for a in idle], timeout=START_TIMEOUT_S)
+        except ray.exceptions.GetTimeoutError:
+            raise GCCError(
+                f"{n} Ray workers of {config.cpus_per_worker} CPU did not start within "
+                f"{START_TIMEOUT_S:.0f} s; the cluster has {ray.cluster_resources()}"
+            ) from None
         queue = deque((ep, 1) for ep in todo)
         while queue or inflight:
             while idle and queue:

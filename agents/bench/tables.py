@@ -249,6 +249,25 @@ def without_empty_columns(table: Table) -> Table:
     )
 
 
+def relabel(records: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Records whose policy names their run too where two runs use one policy on one env
+    (``cradle`` twice, with two models, becomes ``cradle [run-a]`` and ``cradle [run-b]``).
+
+    >>> a = {"env_id": "E", "policy": "cradle", "run": "a"}
+    >>> [r["policy"] for r in relabel([a, {**a, "run": "b"}, {**a, "env_id": "F"}])]
+    ['cradle [a]', 'cradle [b]', 'cradle']
+    """
+    runs: dict[tuple[str, str], set[str]] = {}
+    for r in records:
+        runs.setdefault((label(r), r["policy"]), set()).add(r.get("run", ""))
+    return [
+        {**r, "policy": f"{r['policy']} [{r.get('run', '')}]"}
+        if len(runs[(label(r), r["policy"])]) > 1
+        else r
+        for r in records
+    ]
+
+
 def all_tables(records: Sequence[dict[str, Any]]) -> list[Table]:
     """The summary, then each game's success and metrics tables."""
     out = [summary_table(records)]

@@ -233,3 +233,40 @@ def test_more_than_one_worker_without_ray_names_the_extra(tmp_path: Path, monkey
             tmp_path / "out",
             BenchConfig(workers=2, progress=False),
         )
+
+
+def test_a_cradle_run_records_lmm_calls_tokens_and_cost_and_the_report_plots_cost(
+    tmp_path: Path, monkeypatch
+) -> None:
+    pytest.importorskip("openai")
+    from agents.bench.report import report
+    from agents.cradle.testing import FakeOpenAI
+
+    monkeypatch.setenv("OPENAI_API_KEY", "test-token")
+    server = FakeOpenAI(token="test-token").start()
+    try:
+        server.default = "Reason: head south.\nAction:\n```python\nmove_down(duration=0.25)\n```"
+        text = f"""
+[[run]]
+name = "cradle-fused"
+env = "GCC/Stardew-Shopping"
+policy = "cradle"
+seeds = [0]
+max_steps = 4
+kwargs = {{ obs_size = [180, 320] }}
+policy_kwargs = {{ base_url = "{server.base_url}", model = "gpt-4o", config = {{ fused = true }} }}
+"""
+        path = write(tmp_path, text)
+        out = tmp_path / "out"
+        summary = run_suite(parse_suite(text, str(path)), out, BenchConfig(progress=False))
+        requests = len(server.chat_requests())
+    finally:
+        server.stop()
+    (rec,) = records(out)
+    assert summary.ok == 1, rec.get("traceback")
+    usage = rec["policy_info"]
+    assert usage["calls"] == requests == 4  # fused: one request per step
+    assert usage["prompt_tokens"] > 0 and usage["cost_usd"] > 0
+    assert rec["config"]["policy_kwargs"]["config"] == {"fused": True}
+    tables, files = report(out, show=False)
+    assert "cost USD" in tables[0].columns and out / "report" / "cost.png" in files
