@@ -216,8 +216,6 @@ def _run_on_ray(
     if started_here:
         os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
         if config.address is None:
-            # Ray's default for a new local cluster, said explicitly so Ray does not warn
-            os.environ.setdefault("RAY_AUTH_MODE", "token")
             ray.init(
                 num_cpus=(config.workers or os.cpu_count() or 1) * config.cpus_per_worker,
                 include_dashboard=False,
