@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -166,3 +167,23 @@ def test_an_episode_whose_worker_dies_twice_is_recorded_as_an_error(
     assert (summary.ok, summary.errors) == (5, 1) and len(by_key) == 6
     assert by_key[target]["status"] == "error" and by_key[target]["attempts"] == 2
     assert "worker lost 2 times" in by_key[target]["error"]
+
+
+@pytest.mark.desktop
+@pytest.mark.skipif(shutil.which("Xvfb") is None, reason="Xvfb is not installed")
+def test_desktop_workers_each_run_their_own_display(cluster, tmp_path: Path) -> None:
+    text = """
+[[run]]
+name = "desktop"
+env = "GCC/Desktop"
+policy = "random"
+seeds = [0, 1, 2, 3]
+max_steps = 3
+"""
+    path = tmp_path / "desktop.toml"
+    path.write_text(text)
+    out = tmp_path / "out"
+    summary = run_suite(parse_suite(text, str(path)), out, BenchConfig(workers=2, progress=False))
+    recs = records(out)
+    assert summary.ok == 4, [r.get("error") for r in recs]
+    assert len({r["worker"]["pid"] for r in recs}) == 2  # two workers, a display each
