@@ -20,6 +20,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -89,7 +90,9 @@ class LoopbackCluster:
         assert self.root is not None
         ports = [x for flag in PORT_FLAGS for x in (flag, str(free_port()))]
         cmd = [
-            shutil.which("ray") or "ray",
+            sys.executable,  # ``ray start`` of this interpreter's Ray, on PATH or not
+            "-m",
+            "ray.scripts.scripts",
             "start",
             "--block",
             *args,
