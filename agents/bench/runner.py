@@ -115,11 +115,9 @@ def run_suite(
     tally = _Tally(results, context(suite), uuid.uuid4().hex[:12], len(episodes), config)
     tally.open_bar(len(episodes) - len(todo))
     try:
-        if not todo:
-            pass
-        elif config.workers == 1 and config.address is None:
+        if todo and config.workers == 1 and config.address is None:
             _run_here(todo, out, tally, on_start)
-        else:
+        elif todo:
             _run_on_ray(todo, out, config, tally, on_start)
     except KeyboardInterrupt:
         tally.interrupted = True
