@@ -16,14 +16,13 @@ from gcc_envs.errors import GCCError
 
 
 def _card_line(env_id: str) -> str:
-    from gcc_envs.registration import ENVS, GAMES, load
+    from gcc_envs.core.spec import load
+    from gcc_envs.registration import spec_of, task_of
 
-    row = next(r for r in ENVS if r.id == env_id)
-    cls = load(GAMES[row.game].env_class)
-    doc = inspect.getdoc(cls) or ""
+    doc = inspect.getdoc(load(spec_of(env_id).env_class)) or ""
     first = doc.splitlines()[0] if doc else ""
-    task = getattr(cls, "TASKS", {}).get(row.task)
-    return f"{first} — {task.name}: {task.instruction}" if task is not None else first
+    task = task_of(env_id)
+    return f"{first} — {task.name}: {task.instruction}" if task and task.instruction else first
 
 
 def cmd_list(args: argparse.Namespace) -> int:
@@ -57,6 +56,8 @@ def cmd_run(args: argparse.Namespace) -> int:
             policy_kwargs["config"] = CradleConfig(fused=True)
     if args.policy == "scripted":
         policy_kwargs["privileged"] = not args.no_privileged
+        if args.script:
+            policy_kwargs["script"] = args.script
     if args.policy == "sb3":
         if not args.model:
             raise GCCError("--policy sb3 needs --model PATH/model.zip (from gcc-gym train)")
@@ -284,6 +285,11 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="scripted policy may not read the simulator's state",
     )
+    r.add_argument(
+        "--script",
+        metavar="MODULE:CLASS",
+        help="--policy scripted: run this script instead of the task's own (a baseline)",
+    )
     r.add_argument("--quiet", action="store_true", help="no progress bar")
     r.add_argument(
         "--per-task",
@@ -370,6 +376,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     ca.add_argument("--obs-size", type=int, nargs=2, metavar=("H", "W"))
     ca.add_argument("--seed", type=int, default=0)
+    from agents.osworld_cli import add_osworld_parser
+
+    add_osworld_parser(sub)
     bench_cli.add_parsers(sub)
     return p
 
@@ -386,6 +395,7 @@ def main(argv: list[str] | None = None) -> int:
             "play": cmd_play,
             "calibrate": cmd_calibrate,
             "serve-desktop": cmd_serve_desktop,
+            "osworld": lambda a: a.func(a),
             **bench_cli.COMMANDS,
         }
         return commands[args.command](args)

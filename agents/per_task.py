@@ -20,36 +20,30 @@ from gcc_envs.errors import GCCError
 
 
 def subtasks_of(env_id: str, env_kwargs: dict[str, Any] | None = None) -> dict[str, str]:
-    """Checkpoint task → difficulty (``"easy"``/``"hard"``/``""``) of a mission env.
+    """Checkpoint task → difficulty (``"easy"``/``"hard"``/``""``) of a mission env, from its
+    game's task table (the rows whose parent is the id's task)."""
+    from gcc_envs.core.spec import GameSpec
+    from gcc_envs.registration import spec_of
 
-    Read from ``env.unwrapped.subtasks`` / ``subtask_difficulty`` when the env has them, else
-    from its task's checkpoint rows (``task.mission`` and ``task.rows`` with ``name`` and
-    ``difficulty``, as RDR2's missions have).
-    """
-    kwargs = {k: v for k, v in (env_kwargs or {}).items() if k != "task"}
-    env = gym.make(env_id, **kwargs)
-    try:
-        base = env.unwrapped
-        tasks = tuple(getattr(base, "subtasks", ()) or ())
-        difficulty = dict(getattr(base, "subtask_difficulty", {}) or {})
-        task = getattr(base, "task", None)
-        rows = getattr(task, "rows", ())
-        if not tasks and rows and hasattr(task, "mission"):
-            tasks = tuple(f"{task.mission}:{r.name}" for r in rows)
-            difficulty = {f"{task.mission}:{r.name}": getattr(r, "difficulty", "") for r in rows}
-    finally:
-        env.close()
-    if not tasks:
+    spec, task = spec_of(env_id), (env_kwargs or {}).get("task") or _task_key(env_id)
+    rows = spec.subtasks(task) if isinstance(spec, GameSpec) else ()
+    if not rows:
         raise GCCError(f"{env_id} has no checkpoints to run one by one (drop --per-task)")
-    return {t: str(difficulty.get(t, "")) for t in tasks}
+    return {t.key: t.difficulty for t in rows}
+
+
+def _task_key(env_id: str) -> str:
+    return str((gym.spec(env_id).kwargs or {}).get("task", ""))
 
 
 def steps_per_task(env_id: str) -> int | None:
-    """The step limit of one checkpoint task (the env class's ``steps_per_task``), if any."""
-    from gcc_envs.registration import GAMES, load
+    """The step limit of one checkpoint task of the id's mission (its task table's), if any."""
+    from gcc_envs.core.spec import GameSpec
+    from gcc_envs.registration import spec_of
 
-    game = gym.spec(env_id).kwargs.get("game")
-    return getattr(load(GAMES[game].env_class), "steps_per_task", None) if game in GAMES else None
+    spec = spec_of(env_id)
+    rows = spec.subtasks(_task_key(env_id)) if isinstance(spec, GameSpec) else ()
+    return rows[0].max_steps if rows else None
 
 
 def evaluate_per_task(

@@ -22,7 +22,6 @@ pygame (the ``play`` extra) is imported only when a :class:`Player` is made.
 
 from __future__ import annotations
 
-import importlib
 import json
 import logging
 import os
@@ -36,6 +35,7 @@ import gymnasium as gym
 import numpy as np
 
 from gcc_envs.core import events as ev
+from gcc_envs.core.held import HeldInput
 from gcc_envs.core.program import Program
 from gcc_envs.errors import GCCError, MissingExtraError
 
@@ -75,14 +75,15 @@ def draw_paused(frame: np.ndarray) -> np.ndarray:
     return out
 
 
-def live_module(env_id: str) -> Any:
-    """The ``live`` module of the env's game (``gcc_envs.games.<game>.live``), or None."""
-    spec = gym.spec(env_id)
-    game = (spec.kwargs or {}).get("game")
-    try:
-        return importlib.import_module(f"gcc_envs.games.{game}.live") if game else None
-    except ImportError:
-        return None
+def state_publisher(env_id: str) -> Any:
+    """The function that turns the env's simulator state into JSON (its game's
+    ``publish_state``), or None."""
+    from gcc_envs.core.spec import GameSpec, load
+    from gcc_envs.registration import spec_of
+
+    spec = spec_of(env_id)
+    path = spec.publish_state if isinstance(spec, GameSpec) else None
+    return load(path) if path else None
 
 
 def play_command(
@@ -220,15 +221,15 @@ class Player:
         self.frames = 0
         self._period = 1.0 / fps
         self._last_info: dict[str, Any] = {}
-        self._live = live_module(env_id)
+        self._world_json = state_publisher(env_id)
 
         self.env_id = env_id
         self.seed = seed
         self.state_file = Path(state_file) if state_file is not None else None
         self._keys = key_map(pygame)
         self._unknown: set[int] = set()
-        self._held: set[str] = set()
-        self._buttons: set[str] = set()
+        #: Keys and buttons the player holds down in the window now.
+        self.held = HeldInput()
         self.quit = False
         self.steps = 0
         self.episodes = 0
@@ -307,16 +308,13 @@ class Player:
                         self._unknown.add(e.key)
                         log.warning("key %r has no gcc name here; ignored", pygame.key.name(e.key))
                     continue
-                if t == pygame.KEYDOWN:
-                    if name not in self._held:
-                        self._held.add(name)
+                change = ev.KeyDown(name) if t == pygame.KEYDOWN else ev.KeyUp(name)
+                if self.held.apply(change):
+                    if t == pygame.KEYDOWN:
                         pressed_now.add(name)
-                        out.append(ev.KeyDown(name))
-                elif name in self._held:
-                    self._held.discard(name)
-                    if name in pressed_now:
+                    elif name in pressed_now:
                         out.append(ev.Wait(ev.TAP_S))
-                    out.append(ev.KeyUp(name))
+                    out.append(change)
             elif t == pygame.MOUSEMOTION:
                 self._move(e.pos, out)
             elif t in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
@@ -325,16 +323,14 @@ class Player:
                     continue
                 self._move(e.pos, out)
                 tag = f"mouse:{button}"
-                if t == pygame.MOUSEBUTTONDOWN:
-                    if button not in self._buttons:
-                        self._buttons.add(button)
+                down = t == pygame.MOUSEBUTTONDOWN
+                change = ev.MouseDown(button) if down else ev.MouseUp(button)
+                if self.held.apply(change):
+                    if down:
                         pressed_now.add(tag)
-                        out.append(ev.MouseDown(button))
-                elif button in self._buttons:
-                    self._buttons.discard(button)
-                    if tag in pressed_now:
+                    elif tag in pressed_now:
                         out.append(ev.Wait(ev.TAP_S))
-                    out.append(ev.MouseUp(button))
+                    out.append(change)
             elif t == pygame.MOUSEWHEEL:
                 x, y = self.pointer
                 if e.y:
@@ -348,10 +344,8 @@ class Player:
         return out
 
     def _release_held(self) -> list[ev.Event]:
-        out: list[ev.Event] = [ev.KeyUp(k) for k in sorted(self._held)]
-        out += [ev.MouseUp(b) for b in sorted(self._buttons)]
-        self._held.clear()
-        self._buttons.clear()
+        out = self.held.releases()
+        self.held.clear()
         return out
 
     def _update_pause(self) -> None:
@@ -381,8 +375,7 @@ class Player:
                 return terminated, truncated, info
             self.episodes += 1
             self.seed += 1
-            self._held.clear()
-            self._buttons.clear()
+            self.held.clear()
             obs, info = self.env.reset(seed=self.seed)
             self._publish(info)
         self._show(obs)
@@ -448,7 +441,7 @@ class Player:
             "game_time": float(info.get("game_time", 0.0)),
             "progress": float(info.get("progress", 0.0)),
             "success": bool(info.get("success", False)),
-            "held_keys": sorted(self._held),
+            "held_keys": list(self.held.keys),
             "time": time.time(),
             "frame": self.frames,
             "paused": self.paused,
@@ -459,7 +452,7 @@ class Player:
         if probe is not None:
             state = probe()
             data.update(ground_truth(state))
-            publish = getattr(self._live, "publish_state", None)
+            publish = self._world_json
             if publish is not None:
                 data["world"] = publish(state)
         write_json_atomic(self.state_file, data)

@@ -1,64 +1,35 @@
-"""One table of environments → ``gymnasium.register`` calls in namespace ``GCC``.
+"""One list of specs → ``gymnasium.register`` calls in namespace ``GCC`` (DESIGN §3.2).
 
-``import gcc_envs`` calls :func:`register_all`. Each row names a game and a task; the entry
-point :func:`make_env` builds the backend the ``backend=`` kwarg asks for, then the game's env.
-Adding a game means adding a folder and rows here.
+Every game and desktop task suite comes in by its spec (:mod:`gcc_envs.core.spec`):
+:data:`SPECS` names them, :func:`register_all` registers one id per registered task, and
+:func:`make_env` (the entry point of every id) builds the backend the ``backend=`` kwarg asks
+for, then the spec's env class. Adding a game or a suite is its folder plus one line here;
+:func:`register_spec` adds one from outside the package (a user's own game, a test's toy).
 """
 
 from __future__ import annotations
 
-import importlib
-from dataclasses import dataclass
+import logging
 from typing import Any
 
 import gymnasium as gym
 
+from gcc_envs.core.spec import GameSpec, SuiteSpec, TaskSpec, load
 from gcc_envs.errors import GCCError
+from gcc_envs.step_limit import SPEC as STEP_LIMIT
 
+log = logging.getLogger(__name__)
 
-@dataclass(frozen=True)
-class GameEntry:
-    """Where a game's parts live (``module:attribute``), imported only when an env is made."""
+Spec = GameSpec | SuiteSpec
 
-    env_class: str
-    simulator: str | None = None
-    #: The backend a plain ``gym.make`` uses: ``"sim"`` for games, ``"desktop"`` for apps.
-    default_backend: str = "sim"
-
-
-@dataclass(frozen=True)
-class EnvRow:
-    id: str
-    game: str
-    task: str
-    max_episode_steps: int
-
-
-GAMES: dict[str, GameEntry] = {
-    "stardew": GameEntry(
-        env_class="gcc_envs.games.stardew.env:StardewEnv",
-        simulator="gcc_envs.games.stardew.sim:StardewSim",
-    ),
-    "rdr2": GameEntry(
-        env_class="gcc_envs.games.rdr2.env:RDR2Env",
-        simulator="gcc_envs.games.rdr2.sim:RDR2Sim",
-    ),
-    "desktop": GameEntry(
-        env_class="gcc_envs.apps.desktop.env:DesktopEnv", default_backend="desktop"
-    ),
-}
-
-# Step limits are the Cradle paper's: 100 steps per Stardew Valley task.
-ENVS: tuple[EnvRow, ...] = (
-    EnvRow("GCC/Stardew-FarmClearup", "stardew", "farm_clearup", 100),
-    EnvRow("GCC/Stardew-Cultivation", "stardew", "cultivation", 100),
-    EnvRow("GCC/Stardew-Shopping", "stardew", "shopping", 100),
-    # RDR2: the paper allows 500 steps per checkpoint task, so a whole mission gets 500 per
-    # checkpoint (8 and 5); a checkpoint run alone (task="mission1:<name>") gets 500.
-    EnvRow("GCC/RDR2-Mission1", "rdr2", "mission1", 8 * 500),
-    EnvRow("GCC/RDR2-Mission2", "rdr2", "mission2", 5 * 500),
-    EnvRow("GCC/RDR2-Mission3", "rdr2", "mission3", 500),
-    EnvRow("GCC/Desktop", "desktop", "open", 100),
+#: The one list of games and suites: ``"module:attribute"`` of each spec.
+SPECS: tuple[str, ...] = (
+    "gcc_envs.games.stardew:GAME",
+    "gcc_envs.games.rdr2:GAME",
+    "gcc_envs.games.dealers_life2:GAME",
+    "gcc_envs.games.skylines:GAME",
+    "gcc_envs.apps.desktop:SUITE",
+    "gcc_envs.osworld:SUITE",
 )
 
 #: kwargs of ``gym.make`` that configure a desktop backend rather than the env.
@@ -77,103 +48,162 @@ DESKTOP_KWARGS = (
 #: kwargs of ``gym.make`` that configure a remote backend (with target, launch and pause).
 REMOTE_KWARGS = ("url", "token", "timeout", "capture_format")
 
-
-def load(path: str) -> Any:
-    """Import ``module:attribute``."""
-    module, _, attr = path.partition(":")
-    return getattr(importlib.import_module(module), attr)
+_extra: dict[str, Spec] = {}
 
 
-def live_module(entry: GameEntry) -> Any:
-    """The game's ``live`` module (``games/<game>/live.py``, next to its env module)."""
-    package = entry.env_class.partition(":")[0].rpartition(".")[0]
-    try:
-        return importlib.import_module(f"{package}.live")
-    except ImportError as e:
-        raise GCCError(
-            f"{package} has no live profile (live.py); it cannot run on a desktop"
-        ) from e
+def specs() -> dict[str, Spec]:
+    """Every spec by key: those of :data:`SPECS` that are installed, then registered extras.
+
+    A spec whose own package is missing from the install is skipped (logged at debug level).
+    """
+    out: dict[str, Spec] = {}
+    for path in SPECS:
+        module = path.partition(":")[0]
+        try:
+            spec = load(path)
+        except GCCError as e:
+            if isinstance(e.__cause__, ModuleNotFoundError) and module.startswith(
+                str(e.__cause__.name or "\0")
+            ):
+                log.debug("skipping %s: %s", path, e)
+                continue
+            raise
+        out[spec.key] = spec
+    for key, spec in _extra.items():
+        out.setdefault(key, spec)
+    return out
 
 
-def make_backend(game: str, backend: str, obs_size: Any = None, **desktop: Any) -> Any:
+def register_spec(spec: Spec) -> list[str]:
+    """Register a game or suite from outside :data:`SPECS`; returns its new ids."""
+    if not isinstance(spec, (GameSpec, SuiteSpec)):
+        raise GCCError(f"register_spec takes a GameSpec or SuiteSpec, got {type(spec).__name__}")
+    known = specs()
+    if spec.key in known and known[spec.key] is not spec:
+        raise GCCError(f"a game or suite with key {spec.key!r} is already registered")
+    _extra[spec.key] = spec
+    return _register(spec)
+
+
+def spec_of(env_id: str) -> Spec:
+    """The spec behind a registered id."""
+    kwargs = gym.spec(env_id).kwargs or {}
+    key = kwargs.get("game", kwargs.get("suite"))
+    all_specs = specs()
+    if key not in all_specs:
+        raise GCCError(f"{env_id} is not a gcc-gym id")
+    return all_specs[key]
+
+
+def task_of(env_id: str) -> TaskSpec | None:
+    """The task row behind a registered id (None for an open id such as ``GCC/Desktop``)."""
+    spec, key = spec_of(env_id), (gym.spec(env_id).kwargs or {}).get("task")
+    return next((t for t in spec.tasks if t.key == key), None)
+
+
+def make_backend(spec: Spec, backend: str, obs_size: Any = None, **desktop: Any) -> Any:
     """The backend object for ``backend="sim" | "desktop" | "remote"``."""
-    entry = GAMES[game]
     if desktop and backend not in ("desktop", "remote"):
         raise GCCError(f"{sorted(desktop)} apply to backend='desktop' or 'remote' only")
     only = set(REMOTE_KWARGS) if backend == "desktop" else {"display", "screen_size", "kill_switch"}
     if set(desktop) & only:
         raise GCCError(f"{sorted(set(desktop) & only)} do not apply to backend={backend!r}")
+    game = spec if isinstance(spec, GameSpec) else None
     if backend == "sim":
-        if entry.simulator is None:
-            raise GCCError(f"{game} has no simulator; use backend='desktop'")
+        if game is None or game.simulator is None:
+            raise GCCError(f"{spec.title} has no simulator; use backend='desktop'")
         from gcc_envs.backends.sim import SimBackend
 
-        return SimBackend(load(entry.simulator)(), obs_size)
+        return SimBackend(load(game.simulator)(), obs_size)
+    if backend not in ("desktop", "remote"):
+        raise GCCError(f"unknown backend {backend!r}; use 'sim', 'desktop' or 'remote'")
+    judge = desktop.pop("judge", None)
+    mirror = load(game.state_mirror) if game is not None and game.state_mirror else None
+    if game is not None:  # a real game: its profile names the window and the pause method
+        desktop["profile"] = game.profile
+        if desktop.get("pause_template") is None and game.pause_template:
+            desktop["pause_template"] = load(game.pause_template)
     if backend == "desktop":
         from gcc_envs.backends.desktop.backend import DesktopBackend
-        from gcc_envs.backends.desktop.judge import make_judge
+        from gcc_envs.judges import make_judge
 
-        spec = desktop.pop("judge", None)
-        if entry.default_backend == "desktop":  # an app: a judge only when asked for
-            judge = None if spec is None else make_judge(spec)
-            return DesktopBackend(obs_size, judge=judge, **desktop)
-        # a real game: its live profile names the window and the pause method; success needs
-        # an explicit judge (a state-file judge rebuilds the game's state with its mirror)
-        live = live_module(entry)
-        judge = make_judge(spec, getattr(live, "state_mirror", None))
-        if desktop.get("pause_template") is None and getattr(live, "PAUSE_TEMPLATE", None):
-            desktop["pause_template"] = live.PAUSE_TEMPLATE  # a PNG of the pause screen
-        return DesktopBackend(obs_size, profile=live.PROFILE, judge=judge, **desktop)
-    if backend == "remote":  # as "desktop", with the screen and the judge on the server
-        from gcc_envs.backends.remote import RemoteBackend
+        # A game on a real screen always has a judge (none: success is never claimed); an app
+        # only when asked. A state-file judge is also what the backend's probe reads.
+        made = make_judge(judge, mirror) if judge is not None or game is not None else None
+        return DesktopBackend(obs_size, judge=made, **desktop)
+    from gcc_envs.backends.remote import RemoteBackend
 
-        if entry.default_backend == "desktop":
-            return RemoteBackend(obs_size, **desktop)
-        live = live_module(entry)
-        mirror = getattr(live, "state_mirror", None)
-        return RemoteBackend(obs_size, profile=live.PROFILE, mirror=mirror, **desktop)
-    if backend in ("desktop", "remote"):
-        raise GCCError(
-            f"backend={backend!r} is not available for {game} in this version; "
-            f"use backend={entry.default_backend!r}"
-        )
-    raise GCCError(f"unknown backend {backend!r}; use 'sim', 'desktop' or 'remote'")
+    return RemoteBackend(obs_size, judge=judge, mirror=mirror, **desktop)
 
 
 def make_env(
-    *, game: str, task: str, backend: str | None = None, obs_size: Any = None, **kwargs: Any
+    *,
+    task: str,
+    game: str | None = None,
+    suite: str | None = None,
+    backend: str | None = None,
+    obs_size: Any = None,
+    **kwargs: Any,
 ) -> gym.Env:
     """Entry point of every registered id."""
-    if game not in GAMES:
-        raise GCCError(f"unknown game {game!r}; known: {sorted(GAMES)}")
+    key = game if game is not None else suite
+    all_specs = specs()
+    if key not in all_specs:
+        raise GCCError(f"unknown game or suite {key!r}; known: {sorted(all_specs)}")
+    spec = all_specs[key]
     desktop = {k: kwargs.pop(k) for k in (*DESKTOP_KWARGS, *REMOTE_KWARGS) if k in kwargs}
-    backend = GAMES[game].default_backend if backend is None else backend
-    env_class = load(GAMES[game].env_class)
-    made = make_backend(game, backend, obs_size, **desktop)
-    if not getattr(made, "clock_driven", True) and GAMES[game].simulator is not None:
+    backend = spec.default_backend if backend is None else backend
+    if isinstance(spec, SuiteSpec) and task != "open" and backend != "sim":
+        desktop.setdefault("pause", "none")  # a task's programs do nothing while nobody acts
+    if isinstance(spec, SuiteSpec) and backend == "desktop":
+        for key, value in spec.desktop.items():
+            desktop.setdefault(key, value)
+    made = make_backend(spec, backend, obs_size, **desktop)
+    if not getattr(made, "clock_driven", True) and isinstance(spec, GameSpec):
         kwargs.setdefault("time_mode", "paused")  # a real game runs in real time (DESIGN 2.1)
-    env = env_class(backend=made, task=task, **kwargs)
-    judge = getattr(made, "judge", None)
-    if judge is not None:  # success is the judge's call (gcc_envs.backends.desktop.judge)
-        from gcc_envs.backends.desktop.judge import judged
+    if getattr(made, "judge", None) is not None:  # the judge decorates the task
+        kwargs["judge"] = made.judge
+    if isinstance(spec, SuiteSpec):
+        kwargs["suite"] = spec
+    try:
+        return load(spec.env_class)(backend=made, task=task, **kwargs)
+    except BaseException:
+        made.close()  # a refused kwarg must not leave a display or program running
+        raise
 
-        return judged(env, judge)
-    return env
+
+def _ids(spec: Spec) -> list[tuple[str, str, int]]:
+    """(id, task key, step limit) of each registered task, plus the suite's open id."""
+    rows = [(t.env_id(spec.title), t.key, t.max_steps) for t in spec.tasks if t.registered]
+    if isinstance(spec, SuiteSpec) and spec.open_id is not None:
+        rows.append((spec.open_id, "open", spec.open_max_steps))
+    return rows
+
+
+def _register(spec: Spec) -> list[str]:
+    kind = "game" if isinstance(spec, GameSpec) else "suite"
+    new = []
+    for env_id, task, max_steps in _ids(spec):
+        if env_id in gym.registry:
+            continue
+        gym.register(
+            id=env_id,
+            entry_point=make_env,
+            max_episode_steps=max_steps,
+            # a real desktop runs in real time: the same seed need not give the same frames
+            nondeterministic=spec.default_backend != "sim",
+            kwargs={kind: spec.key, "task": task},
+            # the env learns the TimeLimit's figure (gym.make's override included)
+            additional_wrappers=(STEP_LIMIT,),
+        )
+        new.append(env_id)
+    return new
 
 
 def register_all() -> None:
-    """Register every row of :data:`ENVS` (idempotent)."""
-    for row in ENVS:
-        if row.id in gym.registry:
-            continue
-        gym.register(
-            id=row.id,
-            entry_point=make_env,
-            max_episode_steps=row.max_episode_steps,
-            # a real desktop runs in real time: the same seed need not give the same frames
-            nondeterministic=GAMES[row.game].default_backend != "sim",
-            kwargs={"game": row.game, "task": row.task},
-        )
+    """Register every id of every spec (idempotent)."""
+    for spec in specs().values():
+        _register(spec)
 
 
 def env_ids(default_backend: str | None = None) -> list[str]:
@@ -183,7 +213,8 @@ def env_ids(default_backend: str | None = None) -> list[str]:
     (True, False)
     """
     return [
-        row.id
-        for row in ENVS
-        if default_backend is None or GAMES[row.game].default_backend == default_backend
+        env_id
+        for spec in specs().values()
+        if default_backend is None or spec.default_backend == default_backend
+        for env_id, _, _ in _ids(spec)
     ]

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import gymnasium as gym
 from gymnasium import spaces
 
+from gcc_envs.core import computer13
 from gcc_envs.core import events as ev
 from gcc_envs.core.code import MAX_CODE_CHARS, parse_code
 from gcc_envs.core.program import Program
@@ -16,139 +17,9 @@ from gcc_envs.errors import InvalidActionError
 from wrappers._refuse import refused
 from wrappers.use_skills import CODE_CHARSET
 
-Params = Mapping[str, Any]
-
-
-def _xy(p: Params, required: bool) -> tuple[Any, Any] | None:
-    if ("x" in p) != ("y" in p):
-        raise InvalidActionError("give both x and y, or neither")
-    if "x" not in p:
-        if required:
-            raise InvalidActionError("x and y are required")
-        return None
-    return p["x"], p["y"]
-
-
-def _clicks(p: Params, button: str, count: int) -> list[ev.Event]:
-    at = _xy(p, required=False)
-    if at is not None:
-        return [ev.Click(*at, button=button, count=count)]
-    ev.Click(0, 0, button, count)  # validates button and count
-    taps: list[ev.Event] = []
-    for i in range(count):  # click where the pointer is
-        if i:
-            taps.append(ev.Wait(ev.TAP_S / 2))
-        taps += [ev.MouseDown(button), ev.Wait(ev.TAP_S / 2), ev.MouseUp(button)]
-    return taps
-
-
-def _scroll(p: Params) -> list[ev.Event]:
-    out: list[ev.Event] = []
-    if p.get("dx"):  # OSWorld scrolls horizontally first, then vertically
-        out.append(ev.Scroll(dx=p["dx"]))
-    if p.get("dy"):
-        out.append(ev.Scroll(dy=p["dy"]))
-    if not out:
-        raise InvalidActionError("SCROLL needs a non-zero dx or dy")
-    return out
-
-
-def _press(cls: type[ev.KeyPress | ev.KeyDown | ev.KeyUp]) -> Callable[[Params], list[ev.Event]]:
-    def make(p: Params) -> list[ev.Event]:
-        if "key" not in p:
-            raise InvalidActionError("'key' is required")
-        return [cls(p["key"])]
-
-    return make
-
-
-def _hotkey(p: Params) -> list[ev.Event]:
-    keys = p.get("keys")
-    if not isinstance(keys, (list, tuple)):
-        raise InvalidActionError(f"'keys' must be a list of key names, got {keys!r}")
-    return [ev.Hotkey(tuple(keys))]
-
-
-def _typing(p: Params) -> list[ev.Event]:
-    if "text" not in p:
-        raise InvalidActionError("'text' is required")
-    return [ev.TypeText(p["text"])]
-
-
-def _move_to(p: Params) -> list[ev.Event]:
-    at = _xy(p, required=False)
-    return [] if at is None else [ev.MoveTo(*at)]  # OSWorld: moveTo() without x, y stays put
-
-
-def _drag_to(p: Params) -> list[ev.Event]:
-    # OSWorld drags with the left button over 1 s.
-    return [ev.DragTo(*_xy(p, required=True), button="left", duration_s=1.0)]  # type: ignore[misc]
-
-
 #: computer_13 action types → (accepted parameter names, builder of events).
-COMPUTER_13: Mapping[str, tuple[frozenset[str], Callable[[Params], list[ev.Event]]]] = {
-    "MOVE_TO": (frozenset({"x", "y"}), _move_to),
-    "CLICK": (
-        frozenset({"x", "y", "button", "num_clicks"}),
-        lambda p: _clicks(p, p.get("button", "left"), p.get("num_clicks", 1)),
-    ),
-    "MOUSE_DOWN": (frozenset({"button"}), lambda p: [ev.MouseDown(p.get("button", "left"))]),
-    "MOUSE_UP": (frozenset({"button"}), lambda p: [ev.MouseUp(p.get("button", "left"))]),
-    "RIGHT_CLICK": (frozenset({"x", "y"}), lambda p: _clicks(p, "right", 1)),
-    "DOUBLE_CLICK": (frozenset({"x", "y"}), lambda p: _clicks(p, "left", 2)),
-    "DRAG_TO": (frozenset({"x", "y"}), _drag_to),
-    "SCROLL": (frozenset({"dx", "dy"}), _scroll),
-    "TYPING": (frozenset({"text"}), _typing),
-    "PRESS": (frozenset({"key"}), _press(ev.KeyPress)),
-    "KEY_DOWN": (frozenset({"key"}), _press(ev.KeyDown)),
-    "KEY_UP": (frozenset({"key"}), _press(ev.KeyUp)),
-    "HOTKEY": (frozenset({"keys"}), _hotkey),
-    "WAIT": (frozenset(), lambda p: [ev.Wait(1.0)]),  # as the WAIT token of code actions
-    "FAIL": (frozenset(), lambda p: [ev.Fail()]),
-    "DONE": (frozenset(), lambda p: [ev.Done()]),
-}
-
-
-def computer13_events(action: Mapping[str, Any]) -> list[ev.Event]:
-    """The events of one OSWorld ``computer_13`` action; raise :class:`InvalidActionError`.
-
-    The parameters sit under ``"parameters"`` or, as OSWorld also accepts, beside
-    ``"action_type"``. Coordinates are frame pixels.
-
-    >>> computer13_events({"action_type": "CLICK", "parameters": {"x": 5, "y": 7, "num_clicks": 2}})
-    [Click(x=5, y=7, button='left', count=2)]
-    >>> computer13_events({"action_type": "HOTKEY", "keys": ["ctrl", "c"]})
-    [Hotkey(keys=('ctrl', 'c'))]
-    """
-    kind = action.get("action_type")
-    if kind not in COMPUTER_13:
-        raise InvalidActionError(
-            f"unknown computer_13 action_type {kind!r}; use one of {', '.join(COMPUTER_13)}"
-        )
-    if "parameters" in action:
-        extra = set(action) - {"action_type", "parameters"}
-        if extra:
-            raise InvalidActionError(
-                f"{kind}: unexpected entries {sorted(extra)} beside parameters"
-            )
-        params = action["parameters"] if action["parameters"] is not None else {}
-    else:
-        params = {k: v for k, v in action.items() if k != "action_type"}
-    if not isinstance(params, Mapping):
-        raise InvalidActionError(f"{kind}: parameters must be a dict, got {params!r}")
-    names, build = COMPUTER_13[kind]
-    unknown = set(params) - names
-    if unknown:
-        allowed = ", ".join(sorted(names)) or "none"
-        raise InvalidActionError(
-            f"{kind} has no parameter(s) {sorted(unknown)}; allowed: {allowed}"
-        )
-    try:
-        return build(params)
-    except InvalidActionError as e:
-        raise InvalidActionError(f"{kind}: {e}") from None
-    except TypeError as e:  # a wrongly typed value reaching an event constructor
-        raise InvalidActionError(f"{kind}: bad parameters {dict(params)!r}: {e}") from None
+COMPUTER_13 = computer13.ACTIONS
+computer13_events = computer13.events
 
 
 class UseCode(gym.ActionWrapper, gym.utils.RecordConstructorArgs):
@@ -196,7 +67,7 @@ class UseCode(gym.ActionWrapper, gym.utils.RecordConstructorArgs):
             if isinstance(action, str):
                 return Program(self._code_events(action))
             if isinstance(action, Mapping):
-                return Program(computer13_events(action))
+                return Program(computer13.events(action))
         except InvalidActionError as e:
             return refused(str(e))
         return refused(

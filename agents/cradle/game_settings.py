@@ -1,13 +1,15 @@
 """Per-game Cradle practice as data: ``prompts/<game>/settings.toml``, checked at load.
 
-``max_calls``: skill calls per step the agent may give (RDR2: 1 — only the first action runs,
-later ones are often hallucinated; Stardew: 2). ``visual_prompts``: what is drawn on the
+``max_calls``: a cap on the skill calls per step for envs that declare none (a game's own
+limit is its spec's ``max_skill_calls``, which the policy always applies). ``visual_prompts``: what is drawn on the
 current screen before it is sent: ``"grid"`` (3×5 grid with axis labels), ``"side_bands"``
 (blue left edge, yellow right edge), ``"marks"`` (Set-of-Mark numbered boxes, for
 ``click_on_label``). ``skill_curation``: curate skills from on-screen instructions by default
 (RDR2's tutorials and key prompts). ``top_k``: show action planning only the k skills most
-relevant to the task (the paper retrieves skills; for large libraries such as RDR2's). A
-missing file means no limit, no drawing, no curation, every skill shown.
+relevant to the task (the paper retrieves skills; for large libraries such as RDR2's).
+``reflect_frames``: frames of the last action's video self-reflection sees (Dealer's Life 2:
+2, the first and the last, as the paper). A missing file means no limit, no drawing, no
+curation, every skill shown, 8 reflection frames.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from agents.cradle.prompts import PROMPT_DIR
 from gcc_envs.errors import DataError
 
 VISUAL_PROMPTS = ("grid", "side_bands", "marks")
-_KEYS = {"max_calls", "visual_prompts", "skill_curation", "top_k"}
+_KEYS = {"max_calls", "visual_prompts", "skill_curation", "top_k", "reflect_frames"}
 
 
 @dataclass(frozen=True)
@@ -30,6 +32,7 @@ class GameSettings:
     visual_prompts: tuple[str, ...] = ()
     skill_curation: bool = False
     top_k: int | None = None
+    reflect_frames: int | None = None
 
 
 def load_settings(game: str, root: Path = PROMPT_DIR) -> GameSettings:
@@ -44,7 +47,7 @@ def load_settings(game: str, root: Path = PROMPT_DIR) -> GameSettings:
         raise DataError(
             f"{path}: unknown key(s) {sorted(set(data) - _KEYS)}; known {sorted(_KEYS)}"
         )
-    for key in ("max_calls", "top_k"):
+    for key in ("max_calls", "top_k", "reflect_frames"):
         n = data.get(key)
         if n is not None and (isinstance(n, bool) or not isinstance(n, int) or n < 1):
             raise DataError(f"{path}: {key} must be an integer >= 1, got {n!r}")
@@ -54,4 +57,6 @@ def load_settings(game: str, root: Path = PROMPT_DIR) -> GameSettings:
     curate = data.get("skill_curation", False)
     if not isinstance(curate, bool):
         raise DataError(f"{path}: skill_curation must be true or false, got {curate!r}")
-    return GameSettings(data.get("max_calls"), tuple(vp), curate, data.get("top_k"))
+    return GameSettings(
+        data.get("max_calls"), tuple(vp), curate, data.get("top_k"), data.get("reflect_frames")
+    )

@@ -126,6 +126,7 @@ class CradlePolicy:
             config = CradleConfig(
                 modules=(*modules, "skill_curation") if curate else tuple(modules),
                 top_k=settings.top_k,
+                reflect_frames=settings.reflect_frames or CradleConfig.reflect_frames,
             )
         self.config = config
         visual = self.config.visual_prompts
@@ -311,10 +312,18 @@ class CradlePolicy:
 
 
 def game_of(env: gym.Env) -> str:
-    """The prompt folder of an env: its ``game`` attribute, else its registry row's game."""
-    game = getattr(env.unwrapped, "game", None)
-    if not game and env.spec is not None:
-        game = (env.spec.kwargs or {}).get("game")
-    if not game:
-        raise GCCError(f"cannot tell which game {type(env.unwrapped).__name__} is; pass game=")
-    return str(game)
+    """The prompt folder of an env: its game's or suite's key when ``prompts/`` has a folder of
+    that name, else ``"desktop"`` for a desktop suite (the software prompts)."""
+    from agents.cradle.prompts import PROMPT_DIR
+
+    base = env.unwrapped
+    suite = getattr(base, "suite", None)
+    key = getattr(base, "game", None) or getattr(suite, "key", None)
+    if not key and env.spec is not None:
+        kwargs = env.spec.kwargs or {}
+        key = kwargs.get("game") or kwargs.get("suite")
+    if not key:
+        raise GCCError(f"cannot tell which game {type(base).__name__} is; pass game=")
+    if suite is not None and not (PROMPT_DIR / str(key)).is_dir():
+        return "desktop"
+    return str(key)

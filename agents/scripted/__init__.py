@@ -11,33 +11,31 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
+from gcc_envs.core.spec import load
 from gcc_envs.errors import GCCError
-from gcc_envs.registration import load
-
-#: (game, task) → ``module:Class`` of the script.
-SCRIPTS: dict[tuple[str, str], str] = {
-    ("stardew", "farm_clearup"): "agents.scripted.stardew:FarmClearupScript",
-    ("stardew", "cultivation"): "agents.scripted.stardew:CultivationScript",
-    ("stardew", "shopping"): "agents.scripted.stardew:ShoppingScript",
-    ("rdr2", "mission1"): "agents.scripted.rdr2:RDR2Script",
-    ("rdr2", "mission2"): "agents.scripted.rdr2:RDR2Script",
-    ("rdr2", "mission3"): "agents.scripted.rdr2:RDR2Script",
-}
 
 
 class ScriptedPolicy:
-    """Runs the script registered for the env's game and task."""
+    """Runs the script the env's task table names for its task (``TaskSpec.script``)."""
 
     name = "scripted"
 
-    def __init__(self, env: gym.Env, privileged: bool = False, seed: int | None = None) -> None:
+    def __init__(
+        self,
+        env: gym.Env,
+        privileged: bool = False,
+        seed: int | None = None,
+        script: str | None = None,
+    ) -> None:
         base = env.unwrapped
-        key = (getattr(base, "game", ""), getattr(base, "task_key", ""))
-        if key not in SCRIPTS:  # one checkpoint of a mission ("mission1:protect_dutch")
-            key = (key[0], key[1].partition(":")[0])
-        if key not in SCRIPTS:
-            raise GCCError(f"no script for game {key[0]!r} task {key[1]!r}")
-        self.script = load(SCRIPTS[key])(base, privileged=privileged)
+        row = getattr(base, "task_spec", None)
+        # ``script``: another "module:Class" for the same env (a baseline such as a game's
+        # "accept the first offer" player)
+        script = script or getattr(row, "script", None)
+        if not script:
+            what = getattr(row, "key", None) or getattr(base, "task_key", type(base).__name__)
+            raise GCCError(f"no scripted policy for task {what!r}")
+        self.script = load(script)(base, privileged=privileged)
 
     def reset(self, info: dict[str, Any]) -> None:
         self.script.reset(info)

@@ -14,6 +14,8 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
+import numpy as np
+
 from gcc_envs.core.probe import RunResult
 
 
@@ -29,6 +31,10 @@ class DesktopSession(Protocol):
     env: Mapping[str, str]
     #: Files and folders the setup created, by name (checkers read them through the probe).
     files: dict[str, Path]
+    #: Values later steps may name as ``$name`` (a local server's URL, a port).
+    vars: dict[str, str]
+    #: The episode's seeded generator (what the seed varies is drawn from it).
+    rng: np.random.Generator
 
     def launch(
         self, argv: Sequence[str], *, window: str | None = None, timeout_s: float = 20.0

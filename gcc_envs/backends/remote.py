@@ -287,7 +287,7 @@ class RemoteJudge:
         return getattr(self.mirror, "sim", None)
 
     def probe(self, backend: RemoteBackend) -> Any:
-        from gcc_envs.backends.desktop.judge import Verdict
+        from gcc_envs.judges import Verdict
 
         answer = backend._call("GET", "/probe")
         if "verdict" in answer:
@@ -303,14 +303,14 @@ def _client_judge(spec: Any, mirror: Callable[[], Any] | None, game: bool) -> An
 
     A game without a judge gets the no-judge (success never claimed), as on a local desktop.
     """
-    from gcc_envs.backends.desktop.judge import NoJudge
+    from gcc_envs.judges import NoJudge
 
     if spec is None:
         return NoJudge() if game else None
     if not isinstance(spec, str):
         raise GCCError(f"on a remote desktop judge= must be a spec string, got {spec!r}")
     if spec == "human":
-        from gcc_envs.backends.desktop.judge import make_judge
+        from gcc_envs.judges import make_judge
 
         return make_judge(spec)
     if not spec.startswith(("state-file:", "template:")):

@@ -14,6 +14,7 @@ import numpy as np
 
 from gcc_envs.core import events as ev
 from gcc_envs.core.backend import PrimitiveEvent, Simulator
+from gcc_envs.core.held import HeldInput
 from gcc_envs.errors import BackendError
 
 
@@ -29,15 +30,13 @@ class SimBackend:
             H, W = _size(obs_size)
         self.sim = sim
         self.size = (W, H)
-        self._keys: set[str] = set()
-        self._buttons: set[str] = set()
+        self.held = HeldInput()
         self._focused = True
         self._closed = False
 
     def reset(self, rng: np.random.Generator, options: Mapping[str, Any] | None) -> None:
         self._check_open()
-        self._keys.clear()
-        self._buttons.clear()
+        self.held.clear()
         self.sim.reset(rng, options)
 
     def capture(self) -> np.ndarray:
@@ -49,10 +48,10 @@ class SimBackend:
         self._check_open()
         sim = self.sim
         if isinstance(event, ev.KeyDown):
-            self._keys.add(event.key)
+            self.held.apply(event)
             sim.key_down(event.key)
         elif isinstance(event, ev.KeyUp):
-            self._keys.discard(event.key)
+            self.held.apply(event)
             sim.key_up(event.key)
         elif isinstance(event, ev.MoveTo):
             W, H = self.size
@@ -64,10 +63,10 @@ class SimBackend:
             W, H = self.size
             move_by(event.dx / W, event.dy / H)
         elif isinstance(event, ev.MouseDown):
-            self._buttons.add(event.button)
+            self.held.apply(event)
             sim.mouse_down(event.button)
         elif isinstance(event, ev.MouseUp):
-            self._buttons.discard(event.button)
+            self.held.apply(event)
             sim.mouse_up(event.button)
         elif isinstance(event, ev.Scroll):
             sim.scroll(event.dy, event.dx)
@@ -90,12 +89,11 @@ class SimBackend:
     def release_all(self) -> None:
         if self._closed:
             return
-        for k in sorted(self._keys):
+        for k in self.held.keys:
             self.sim.key_up(k)
-        for b in sorted(self._buttons):
+        for b in self.held.buttons:
             self.sim.mouse_up(b)
-        self._keys.clear()
-        self._buttons.clear()
+        self.held.clear()
 
     def probe(self) -> Any:
         return self.sim.state

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from enum import Enum
 
 from gcc_envs.core.backend import Backend
@@ -36,6 +37,14 @@ class TimeMode(str, Enum):
             ) from None
 
 
+@dataclass(frozen=True)
+class WallClock:
+    """The real clock a :class:`Clock` reads and sleeps on (tests inject a manual one)."""
+
+    sleep: Callable[[float], None] = time.sleep
+    now: Callable[[], float] = time.perf_counter
+
+
 class Clock:
     """Advances a backend's game time according to a :class:`TimeMode`."""
 
@@ -45,7 +54,7 @@ class Clock:
         backend: Backend,
         fps: float,
         on_frame: Callable[[], None] | None = None,
-        sleep: Callable[[float], None] = time.sleep,
+        wall: WallClock | None = None,
     ) -> None:
         if mode is TimeMode.LOCKSTEP and not backend.clock_driven:
             raise GCCError(
@@ -59,10 +68,12 @@ class Clock:
         self.frame_period = 1.0 / fps
         self.on_frame = on_frame
         self.record = False
-        self._sleep = sleep
+        wall = WallClock() if wall is None else wall
+        self._sleep = wall.sleep
+        self._now = wall.now
         self.game_time = 0.0
         self._next_frame = self.frame_period
-        self._last_end = time.perf_counter()
+        self._last_end = self._now()
         self._step_wall0 = 0.0
         self.t_game = 0.0
         self.t_paused = 0.0
@@ -79,11 +90,11 @@ class Clock:
         self.t_game = self.t_paused = 0.0
         if self.mode is TimeMode.PAUSED:
             self.backend.pause()
-        self._last_end = time.perf_counter()
+        self._last_end = self._now()
 
     def begin_step(self, think_s: float = 0.0) -> None:
         """Start a step: account for the time between steps and for ``think_s``."""
-        now = time.perf_counter()
+        now = self._now()
         gap = now - self._last_end
         self._step_wall0 = now
         self.t_game = 0.0
@@ -109,25 +120,25 @@ class Clock:
             self._advance_game(seconds)
             return
         # Wall-clock modes: time really passes, in frame-sized chunks so frames are sampled.
-        deadline = time.perf_counter() + seconds
+        deadline = self._now() + seconds
         while True:
-            remaining = deadline - time.perf_counter()
+            remaining = deadline - self._now()
             if remaining <= 0:
                 break
             chunk = min(remaining, max(self._next_frame - self.game_time, 1e-3))
-            t0 = time.perf_counter()
+            t0 = self._now()
             if self.backend.clock_driven:
                 self._sleep(chunk)
-                self._advance_game(time.perf_counter() - t0)
+                self._advance_game(self._now() - t0)
             else:
                 self.backend.advance(chunk)
-                self._count(time.perf_counter() - t0)
+                self._count(self._now() - t0)
 
     def end_step(self) -> tuple[float, float, float]:
         """Finish a step; return ``(t_game, t_wall, t_paused)``."""
         if self.mode is TimeMode.PAUSED:
             self.backend.pause()
-        self._last_end = time.perf_counter()
+        self._last_end = self._now()
         return self.t_game, self._last_end - self._step_wall0, self.t_paused
 
     def _advance_game(self, seconds: float) -> None:

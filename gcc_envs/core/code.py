@@ -210,7 +210,7 @@ def _click(
     point, glide = _point(x, y), _num(duration, "duration") > 0
     if point is not None and 1 <= n <= 3 and gap == 0:
         return [*(_moved(x, y, duration) if glide else []), ev.Click(*point, button, n)]
-    taps = [[ev.MouseDown(button), ev.Wait(ev.TAP_S / 2), ev.MouseUp(button)] for _ in range(n)]
+    taps = [[ev.MouseDown(button), ev.Wait(ev.MIN_TAP_S), ev.MouseUp(button)] for _ in range(n)]
     return _moved(x, y, duration) + _spaced(taps, gap)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any, SupportsFloat
 
 import gymnasium as gym
@@ -17,9 +18,10 @@ from gymnasium import spaces
 
 from gcc_envs.core import events as ev
 from gcc_envs.core.backend import Backend
-from gcc_envs.core.clock import Clock, TimeMode
+from gcc_envs.core.clock import Clock, TimeMode, WallClock
 from gcc_envs.core.code import parse_code
 from gcc_envs.core.expand import PointerTracker, event_points, expand
+from gcc_envs.core.held import HeldInput
 from gcc_envs.core.program import MAX_PROGRAM_EVENTS, MAX_PROGRAM_S, Program, sequence
 from gcc_envs.core.skills import SkillCall, SkillLibrary
 from gcc_envs.core.spaces import EventActions, StateActions
@@ -27,6 +29,8 @@ from gcc_envs.core.task import Task, TaskStatus
 from gcc_envs.errors import BackendError, GCCError, InvalidActionError
 
 ThinkTime = float | Callable[[int], float] | None
+#: ``step_limit`` when nothing set it: the task's own ``max_steps`` applies.
+_TASKS_OWN = "task"
 #: Event types that name a point of the frame (checked against its bounds).
 _POINTED = frozenset({ev.MoveTo, ev.Click, ev.DragTo, ev.Scroll})
 
@@ -59,6 +63,7 @@ class GCCEnv(gym.Env[np.ndarray, Any]):
         think_time: ThinkTime = None,
         render_mode: str | None = None,
         shaping: float | None = None,
+        wall_clock: WallClock | None = None,
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise GCCError(
@@ -101,11 +106,11 @@ class GCCEnv(gym.Env[np.ndarray, Any]):
             self.action_space = self._event_mode.space
         else:
             raise GCCError(f"unknown action_mode {action_mode!r}; use 'state' or 'event'")
-        self.clock = Clock(self.time_mode, backend, fps, on_frame=self._grab_frame)
+        self.clock = Clock(self.time_mode, backend, fps, self._grab_frame, wall_clock)
         #: Frames sampled at ``fps`` during the last step (when frame recording is on).
         self.recorded_frames: list[np.ndarray] = []
-        self._held_keys: set[str] = set()
-        self._held_buttons: set[str] = set()
+        #: Keys and buttons held now (what this env has sent down and not yet up).
+        self.held = HeldInput()
         self._pointer = PointerTracker(W // 2, H // 2)
         self._status = TaskStatus()
         self._steps = 0
@@ -113,6 +118,9 @@ class GCCEnv(gym.Env[np.ndarray, Any]):
         self._needs_reset = True
         #: Wall-clock seconds the last step took (also in lockstep, where info has None).
         self.last_wall_s = 0.0
+        #: Steps after which the episode ends (its last step runs the task's last word);
+        #: ``gym.make`` sets it to its ``TimeLimit``'s figure, None meaning no limit.
+        self.step_limit: Any = _TASKS_OWN
 
     # ------------------------------------------------------------------ public API
     @property
@@ -131,6 +139,7 @@ class GCCEnv(gym.Env[np.ndarray, Any]):
         self._release_all()
         backend_options = {**self.task.reset_options(), **(options or {})}
         self.backend.reset(self.np_random, backend_options)
+        self._setup_episode(options)
         self.clock.reset()
         W, H = self.backend.size
         self._pointer = PointerTracker(W // 2, H // 2)
@@ -145,6 +154,16 @@ class GCCEnv(gym.Env[np.ndarray, Any]):
         info = self._info(0.0, None if self.time_mode is TimeMode.LOCKSTEP else 0.0, 0.0, [], None)
         info["instruction"] = (options or {}).get("instruction", self.task.instruction)
         return obs, info
+
+    def _setup_episode(self, options: dict[str, Any] | None) -> None:
+        """Prepare the episode after the backend's reset (a desktop task runs its setup)."""
+
+    def _step_limit(self) -> float:
+        """The episode's step limit: the one ``gym.make`` applies (``step_limit``, set by
+        :class:`~gcc_envs.step_limit.TellStepLimit`; None for none), else the task's."""
+        if self.step_limit is _TASKS_OWN:
+            return self.task.max_steps
+        return math.inf if self.step_limit is None else int(self.step_limit)
 
     def step(self, action: Any) -> tuple[np.ndarray, SupportsFloat, bool, bool, dict[str, Any]]:
         if self._needs_reset:
@@ -176,12 +195,25 @@ class GCCEnv(gym.Env[np.ndarray, Any]):
         if error is not None:
             self._invalid += 1
         self._steps += 1
-        before, self._status = self._status, self.task.evaluate(self.backend.probe())
+        probe = self.backend.probe()
+        before, status = self._status, self.task.evaluate(probe)
+        at_limit = self._steps >= self._step_limit()
+        # the step limit, not the task, ends an episode the limit found undecided (TimeLimit's
+        # truncation), whatever the last word says of it
+        limit_ends = at_limit and signal is None and not (status.success or status.failure)
+        if signal is not None or status.success or status.failure or at_limit:
+            status = self.task.final(probe, status)  # the episode ends: the last word
+        if isinstance(signal, ev.Fail) and self.task.infeasible and not status.success:
+            status = replace(status, progress=1.0, success=True)  # the right answer: FAIL
+        self._status = status
         reward = self.task.reward(before, self._status)
-        success = self._status.success or (isinstance(signal, ev.Fail) and self.task.infeasible)
-        terminated = bool(success or self._status.failure or signal is not None)
+        success = self._status.success
+        decided = (success or self._status.failure) and not limit_ends
+        terminated = bool(decided or signal is not None)
         limit = self.task.max_game_s
-        truncated = bool(not terminated and limit is not None and self.clock.game_time >= limit)
+        out_of_time = limit is not None and self.clock.game_time >= limit
+        # the env ends at its step limit itself (as TimeLimit does above it), after the last word
+        truncated = bool(not terminated and (at_limit or out_of_time))
         obs = self.backend.capture()
         # Lockstep infos are a pure function of seed and actions (Gymnasium's determinism
         # checks compare them), so the measured wall time is reported there as None and kept
@@ -231,9 +263,7 @@ class GCCEnv(gym.Env[np.ndarray, Any]):
             )
         if isinstance(action, Mapping):
             if self._state_mode is not None:
-                return Program(
-                    self._state_mode.to_events(action, self._held_keys, self._held_buttons)
-                )
+                return Program(self._state_mode.to_events(action, self.held))
             assert self._event_mode is not None
             return Program([self._event_mode.to_event(action)])
         if isinstance(action, (list, tuple)):
@@ -258,6 +288,10 @@ class GCCEnv(gym.Env[np.ndarray, Any]):
         if not closed:
             for e in program.events:
                 self._check(e)
+        if program.fresh_input and self.held:  # a skill starts from nothing held
+            for e in self.held.releases():
+                sent.append({"t": self.clock.game_time, **e.to_dict()})
+                self._execute(e)
         gen = program.start()
         t0 = self.clock.game_time
         count = 0
@@ -291,12 +325,8 @@ class GCCEnv(gym.Env[np.ndarray, Any]):
 
     def _execute(self, event: ev.Event) -> None:
         cls = type(event)
-        if cls is ev.KeyDown:  # the common primitives skip the expansion machinery
-            self._held_keys.add(event.key)  # type: ignore[attr-defined]
-            self.backend.send(event)  # type: ignore[arg-type]
-            return
-        if cls is ev.KeyUp:
-            self._held_keys.discard(event.key)  # type: ignore[attr-defined]
+        if cls is ev.KeyDown or cls is ev.KeyUp:  # the common primitives skip expansion
+            self.held.apply(event)
             self.backend.send(event)  # type: ignore[arg-type]
             return
         if cls is ev.Wait:
@@ -312,19 +342,12 @@ class GCCEnv(gym.Env[np.ndarray, Any]):
                 self._pointer.x, self._pointer.y = x, y
                 if (x, y) != (p.x, p.y):
                     p = ev.MoveTo(x, y)
-            elif isinstance(p, ev.KeyDown):
-                self._held_keys.add(p.key)
-            elif isinstance(p, ev.KeyUp):
-                self._held_keys.discard(p.key)
-            elif isinstance(p, ev.MouseDown):
-                self._held_buttons.add(p.button)
-            elif isinstance(p, ev.MouseUp):
-                self._held_buttons.discard(p.button)
+            else:
+                self.held.apply(p)
             self.backend.send(p)
 
     def _release_all(self) -> None:
-        self._held_keys.clear()
-        self._held_buttons.clear()
+        self.held.clear()
         self.backend.release_all()
 
     def _grab_frame(self) -> None:
@@ -344,7 +367,7 @@ class GCCEnv(gym.Env[np.ndarray, Any]):
             "t_wall": t_wall,
             "t_paused": t_paused,
             "game_time": self.clock.game_time,
-            "held_keys": sorted(self._held_keys),
+            "held_keys": list(self.held.keys),
             "pointer": (self._pointer.x, self._pointer.y),
             "events": sent,
             "frames_recorded": len(self.recorded_frames),
@@ -354,4 +377,5 @@ class GCCEnv(gym.Env[np.ndarray, Any]):
             "invalid_actions": self._invalid,
             "success": s.success,
             "metrics": dict(s.metrics),
+            **self.task.extra_info(),
         }

@@ -26,7 +26,11 @@ from typing import Any
 
 from gcc_envs.errors import InvalidActionError
 
-#: Shortest key tap in seconds: games poll input once per frame, so shorter taps get lost.
+#: Shortest hold of any key or button, on every backend: games poll input once per frame,
+#: so shorter taps get lost (clicks and typed characters are held this long; a real screen's
+#: backend stretches any shorter hold to it).
+MIN_TAP_S = 0.03
+#: How long a key press is held by default (and at least): a deliberate tap.
 TAP_S = 0.05
 #: Longest duration a single event may ask for (hold, move, wait), in seconds.
 MAX_EVENT_S = 60.0

@@ -12,6 +12,7 @@ import math
 from collections.abc import Iterator
 
 from gcc_envs.core.events import (
+    MIN_TAP_S,
     TAP_S,
     Click,
     Done,
@@ -91,7 +92,7 @@ def expand(event: Event, pointer: PointerTracker, relative: bool = False) -> Ite
         for ch in event.text:
             key = normalize_key(ch)
             yield KeyDown(key)
-            yield TAP_S / 2
+            yield MIN_TAP_S
             yield KeyUp(key)
             yield event.interval_s
     elif isinstance(event, MoveBy) and relative:
@@ -110,13 +111,13 @@ def expand(event: Event, pointer: PointerTracker, relative: bool = False) -> Ite
         yield MoveTo(event.x, event.y)
         for i in range(event.count):
             yield MouseDown(event.button)
-            yield TAP_S / 2
+            yield MIN_TAP_S
             yield MouseUp(event.button)
             if i + 1 < event.count:
-                yield TAP_S / 2
+                yield MIN_TAP_S
     elif isinstance(event, DragTo):
         yield MouseDown(event.button)
-        yield TAP_S / 2
+        yield MIN_TAP_S
         for p in _glide(pointer.x, pointer.y, event.x, event.y, max(event.duration_s, TAP_S)):
             if isinstance(p, MoveTo):
                 pointer.x, pointer.y = p.x, p.y

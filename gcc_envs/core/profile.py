@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from gcc_envs.errors import DataError
+
 
 @dataclass(frozen=True)
 class LiveProfile:
@@ -29,11 +31,18 @@ class LiveProfile:
     resolution: tuple[int, int] = (1280, 720)
     #: Named screen regions as (x, y, w, h) fractions of the window.
     hud: dict[str, tuple[float, float, float, float]] = field(default_factory=dict)
+    #: Camera-mouse games: mouse pixels per degree of view rotation (horizontal, vertical) at
+    #: ``resolution`` in the real game (``gcc-gym calibrate`` measures it); the skills that
+    #: turn the view are built with it on a real screen.
+    pixels_per_degree: tuple[float, float] | None = None
 
     def __post_init__(self) -> None:
         if self.pause not in ("key", "focus", "signal", "none"):
-            raise ValueError(f"pause must be key, focus, signal or none, got {self.pause!r}")
+            raise DataError(f"pause must be key, focus, signal or none, got {self.pause!r}")
         if self.pause == "key" and not self.pause_key:
-            raise ValueError("pause='key' needs pause_key")
+            raise DataError("pause='key' needs pause_key")
         if self.mouse not in ("absolute", "camera"):
-            raise ValueError(f"mouse must be absolute or camera, got {self.mouse!r}")
+            raise DataError(f"mouse must be absolute or camera, got {self.mouse!r}")
+        ppd = self.pixels_per_degree
+        if ppd is not None and not (len(ppd) == 2 and all(v > 0 for v in ppd)):
+            raise DataError(f"pixels_per_degree must be two positive numbers, got {ppd!r}")

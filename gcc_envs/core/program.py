@@ -37,10 +37,15 @@ MAX_PROGRAM_S = 300.0
 class Program:
     """Input for one step: events, or a generator of events that receives frames."""
 
-    __slots__ = ("_events", "_factory", "name")
+    __slots__ = ("_events", "_factory", "fresh_input", "name")
 
-    def __init__(self, source: ProgramSource, name: str | None = None) -> None:
+    def __init__(
+        self, source: ProgramSource, name: str | None = None, *, fresh_input: bool = False
+    ) -> None:
         self.name = name
+        #: True for a skill: it starts from nothing held, so the env lets go of keys and
+        #: buttons an earlier raw action left down before running it.
+        self.fresh_input = fresh_input
         self._events: tuple[Event, ...] | None = None
         self._factory: Callable[[], ProgramGen] | None = None
         if isinstance(source, Generator):
@@ -112,11 +117,12 @@ def sequence(parts: Iterable[Event | Program], name: str | None = None) -> Progr
     Open-loop parts stay open-loop; if any part is closed-loop the result forwards frames to it.
     """
     parts = tuple(parts)
+    fresh = any(isinstance(p, Program) and p.fresh_input for p in parts)
     if all(isinstance(p, Event) or not p.closed_loop for p in parts):
         flat: list[Event] = []
         for p in parts:
             flat.extend([p] if isinstance(p, Event) else p.events)
-        return Program(flat, name=name)
+        return Program(flat, name=name, fresh_input=fresh)
 
     def run() -> ProgramGen:
         for p in parts:
@@ -134,4 +140,4 @@ def sequence(parts: Iterable[Event | Program], name: str | None = None) -> Progr
             finally:
                 gen.close()
 
-    return Program(run, name=name)
+    return Program(run, name=name, fresh_input=fresh)

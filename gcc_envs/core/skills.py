@@ -119,10 +119,9 @@ class Skill:
         bound = self.bind(args, kwargs)
         body = self.fn(**bound)
         if isinstance(body, Program):
+            body.fresh_input = True
             return body
-        if inspect.isgenerator(body):
-            return Program(body, name=self.name)
-        return Program(body, name=self.name)
+        return Program(body, name=self.name, fresh_input=True)
 
 
 def _coerce(skill: str, p: Param, v: Any) -> Any:

@@ -15,30 +15,14 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
+from gcc_envs.core import computer13
 from gcc_envs.core import events as ev
+from gcc_envs.core.held import HeldInput
 from gcc_envs.errors import InvalidActionError
 
 BUTTONS = ev.BUTTONS
-#: computer_13 operations (OSWorld) plus MOVE_BY, in ``op`` order.
-OPS = (
-    "MOVE_TO",
-    "CLICK",
-    "MOUSE_DOWN",
-    "MOUSE_UP",
-    "RIGHT_CLICK",
-    "DOUBLE_CLICK",
-    "DRAG_TO",
-    "SCROLL",
-    "TYPING",
-    "PRESS",
-    "KEY_DOWN",
-    "KEY_UP",
-    "HOTKEY",
-    "WAIT",
-    "FAIL",
-    "DONE",
-    "MOVE_BY",
-)
+#: computer_13 operations (OSWorld) plus MOVE_BY, in ``op`` order (one table: ``computer13``).
+OPS = computer13.OPS
 MODS = ("ctrl", "shift", "alt")
 #: Keys every event-mode space offers besides a game's own (apps need them).
 COMMON_KEYS = (
@@ -99,9 +83,7 @@ class StateActions:
             "scroll": 0,
         }
 
-    def to_events(
-        self, action: Mapping[str, Any], held_keys: set[str], held_buttons: set[str]
-    ) -> list[ev.Event]:
+    def to_events(self, action: Mapping[str, Any], held: HeldInput) -> list[ev.Event]:
         """Events that make the held state equal ``action``, then one tick of waiting."""
         if not isinstance(action, Mapping):
             raise InvalidActionError(
@@ -118,16 +100,11 @@ class StateActions:
             raise InvalidActionError(f"scroll must be -1, 0 or 1, got {scroll!r}")
         out: list[ev.Event] = []
         for i, k in enumerate(self.keys):
-            if keys[i]:  # noqa: SIM102
-                if k not in held_keys:
-                    out.append(self._down[i])
-            elif k in held_keys:
-                out.append(self._up[i])
+            if keys[i] != held.key_held(k):
+                out.append(self._down[i] if keys[i] else self._up[i])
         for i, b in enumerate(BUTTONS):
-            if buttons[i] and b not in held_buttons:
-                out.append(ev.MouseDown(b))
-            elif not buttons[i] and b in held_buttons:
-                out.append(ev.MouseUp(b))
+            if buttons[i] != held.button_held(b):
+                out.append(ev.MouseDown(b) if buttons[i] else ev.MouseUp(b))
         dx, dy = (round(float(m) * self.max_mouse_px) for m in mouse)
         if dx or dy:
             out.append(ev.MoveBy(dx, dy))
@@ -209,46 +186,37 @@ class EventActions:
         def key() -> str:
             return self.keys[_index(g("key", 0), len(self.keys), "key")]
 
-        if op == "MOVE_TO":
-            return ev.MoveTo(*xy(), duration_s=dur)
-        if op == "MOVE_BY":
+        p: dict[str, Any]
+        if op in ("MOVE_TO", "CLICK", "RIGHT_CLICK", "DOUBLE_CLICK", "DRAG_TO"):
+            x, y = xy()
+            p = {"x": x, "y": y}
+            if op == "CLICK":
+                p["num_clicks"] = _index(g("clicks", 1) - 1, 3, "clicks") + 1
+            if op in ("CLICK", "DOUBLE_CLICK", "DRAG_TO"):
+                p["button"] = button
+            if op in ("MOVE_TO", "DRAG_TO"):
+                p["duration"] = dur
+        elif op == "MOVE_BY":
             du, dv = _unit_pair(g("dxy", (0.0, 0.0)), -1.0, "dxy")
-            return ev.MoveBy(round(du * self.max_mouse_px), round(dv * self.max_mouse_px), dur)
-        if op == "CLICK":
-            return ev.Click(*xy(), button=button, count=_index(g("clicks", 1) - 1, 3, "clicks") + 1)
-        if op == "RIGHT_CLICK":
-            return ev.Click(*xy(), button="right")
-        if op == "DOUBLE_CLICK":
-            return ev.Click(*xy(), button=button, count=2)
-        if op == "MOUSE_DOWN":
-            return ev.MouseDown(button)
-        if op == "MOUSE_UP":
-            return ev.MouseUp(button)
-        if op == "DRAG_TO":
-            return ev.DragTo(*xy(), button=button, duration_s=max(dur, ev.TAP_S))
-        if op == "SCROLL":
-            amount = int(g("scroll", 0))
-            if amount == 0:
-                raise InvalidActionError(
-                    "SCROLL with amount 0 does nothing; pick a non-zero scroll"
-                )
-            return ev.Scroll(dy=amount)
-        if op == "TYPING":
-            return ev.TypeText(str(g("text", "")))
-        if op == "PRESS":
-            return ev.KeyPress(key(), max(dur, ev.TAP_S))
-        if op == "KEY_DOWN":
-            return ev.KeyDown(key())
-        if op == "KEY_UP":
-            return ev.KeyUp(key())
-        if op == "HOTKEY":
+            p = {"dx": round(du * self.max_mouse_px), "dy": round(dv * self.max_mouse_px)}
+            p["duration"] = dur
+        elif op in ("MOUSE_DOWN", "MOUSE_UP"):
+            p = {"button": button}
+        elif op == "SCROLL":
+            p = {"dy": int(g("scroll", 0))}
+        elif op == "TYPING":
+            p = {"text": str(g("text", ""))}
+        elif op in ("PRESS", "KEY_DOWN", "KEY_UP"):
+            p = {"key": key(), **({"duration": dur} if op == "PRESS" else {})}
+        elif op == "HOTKEY":
             mods = _binary(g("mods", np.zeros(len(MODS))), len(MODS), "mods")
-            return ev.Hotkey(tuple(m for m, on in zip(MODS, mods) if on) + (key(),))
-        if op == "WAIT":
-            return ev.Wait(dur)
-        if op == "FAIL":
-            return ev.Fail()
-        return ev.Done()
+            p = {"keys": [m for m, on in zip(MODS, mods) if on] + [key()]}
+        elif op == "WAIT":
+            p = {"duration": dur}
+        else:  # FAIL, DONE
+            p = {}
+        (event,) = computer13.build(op, p)
+        return event
 
 
 def _index(value: Any, n: int, what: str) -> int:

@@ -128,10 +128,14 @@ class GameSpec:
     simulator: str | None = None
     #: Skill calls an agent may give per step (the paper's limit; ``UseSkills`` enforces it).
     max_skill_calls: int = 1
-    #: ``"module:attribute"`` of the ``UseSkillGrid`` grid ``{skill: {param: values}}``.
+    #: ``"module:attribute"`` of the ``UseSkillGrid`` grid ``{skill: {param: values}}``, or of
+    #: a function ``(W, H) -> grid`` when its values are screen points of the frame.
     skill_grid: str | None = None
     #: ``"module:function"`` rebuilding the game's state from a published JSON (judges).
     state_mirror: str | None = None
+    #: ``"module:function"`` turning the simulator's state into that JSON (``gcc-gym play
+    #: --state-file``).
+    publish_state: str | None = None
     #: ``"module:attribute"`` of a PNG of the real game's pause screen (``pause="key"``).
     pause_template: str | None = None
     #: Skill code that walks the player (wrapper suites).
@@ -212,8 +216,12 @@ class SuiteSpec:
     #: An id registered for the suite as a whole (``GCC/OSWorld`` takes its task at reset), or
     #: None.
     open_id: str | None = None
+    #: The open id's step limit.
+    open_max_steps: int = 100
     #: The backend a plain ``gym.make`` uses.
     default_backend: str = "desktop"
+    #: Desktop backend settings a plain ``gym.make`` uses (``{"screen_size": (1920, 1080)}``).
+    desktop: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         keys = [t.key for t in self.tasks]

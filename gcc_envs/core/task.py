@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from gcc_envs.errors import GCCError
+
 
 @dataclass(frozen=True)
 class TaskStatus:
@@ -32,7 +34,7 @@ class TaskStatus:
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.progress <= 1.0:
-            raise ValueError(f"progress must lie in [0, 1], got {self.progress}")
+            raise GCCError(f"progress must lie in [0, 1], got {self.progress}")
 
     def info(self) -> dict[str, Any]:
         """The ``info["task"]`` form."""
@@ -66,7 +68,17 @@ class Task(ABC):
 
     @abstractmethod
     def evaluate(self, probe: Any) -> TaskStatus:
-        """Check the task against the backend's probe."""
+        """Check the task against the backend's probe (after every step: keep it cheap)."""
+
+    def final(self, probe: Any, status: TaskStatus) -> TaskStatus:
+        """The last word, called once when the episode ends: success, failure, the agent's
+        ``DONE``/``FAIL``, or the step limit. A costly check (a desktop task's checker, a
+        person asked, a city left to grow) runs here; the default keeps ``status``."""
+        return status
+
+    def extra_info(self) -> dict[str, Any]:
+        """Keys this task adds to every step's ``info`` (e.g. ``{"judge": "human"}``)."""
+        return {}
 
     def reward(self, before: TaskStatus, after: TaskStatus) -> float:
         """Reward for going from ``before`` to ``after`` (sparse success + shaping)."""

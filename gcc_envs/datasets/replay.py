@@ -19,6 +19,7 @@ import gymnasium as gym
 import numpy as np
 
 from gcc_envs.core import events as ev
+from gcc_envs.core.held import HeldInput
 from gcc_envs.core.program import Program
 from gcc_envs.datasets.encoding import events_of
 from gcc_envs.datasets.reader import Episode
@@ -57,30 +58,19 @@ def _reset(env: gym.Env, meta: dict[str, Any]) -> np.ndarray:
     return obs
 
 
-class _Held:
-    """Keys and buttons the replayed events leave held, to mirror the env's release on errors."""
+def _program(events: list[ev.Event], held: HeldInput, held_after: list[str] | None) -> Program:
+    """The events of a recorded step, plus the releases the env made that the events lack.
 
-    def __init__(self) -> None:
-        self.keys: set[str] = set()
-        self.buttons: set[str] = set()
-
-    def program(self, events: list[ev.Event], held_after: list[str] | None) -> Program:
-        for e in events:
-            if isinstance(e, ev.KeyDown):
-                self.keys.add(e.key)
-            elif isinstance(e, ev.KeyUp):
-                self.keys.discard(e.key)
-            elif isinstance(e, ev.MouseDown):
-                self.buttons.add(e.button)
-            elif isinstance(e, ev.MouseUp):
-                self.buttons.discard(e.button)
-        if held_after is None or self.keys <= set(held_after):
-            return Program(events)
-        # The recorded step let go of keys its events never released: the env released all.
-        release = [ev.KeyUp(k) for k in sorted(self.keys)]
-        release += [ev.MouseUp(b) for b in sorted(self.buttons)]
-        self.keys, self.buttons = set(), set()
-        return Program([*events, *release])
+    ``held`` follows the replayed events (what they leave down); the recorded ``held_keys``
+    after the step tells whether the env let go of everything (it does so on errors).
+    """
+    for e in events:
+        held.apply(e)
+    if held_after is None or set(held.keys) <= set(held_after):
+        return Program(events)
+    release = held.releases()  # the recorded step let go of keys its events never released
+    held.clear()
+    return Program([*events, *release])
 
 
 def iter_replay(
@@ -103,9 +93,9 @@ def iter_replay(
         env = wrap(env)
     try:
         yield _reset(env, meta)
-        held = _Held()
+        held = HeldInput()
         for row in ep.steps:
-            program = held.program(events_of(row["events"]), row.get("held_keys"))
+            program = _program(events_of(row["events"]), held, row.get("held_keys"))
             obs, *_ = env.step(program)
             yield obs
     finally:

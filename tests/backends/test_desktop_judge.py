@@ -9,8 +9,8 @@ import pytest
 
 import gcc_envs  # noqa: F401 - registers the ids
 from gcc_envs import Done, Wait
-from gcc_envs.backends.desktop.judge import HumanJudge, make_judge
 from gcc_envs.errors import GCCError
+from gcc_envs.judges import HumanJudge, make_judge
 
 pytestmark = [
     pytest.mark.desktop,

@@ -247,15 +247,15 @@ def test_bare_pyautogui_name_is_a_skill_call():
         ("pyautogui.click(10, 20, 2, 0.0, 'right')", [ev.Click(10, 20, "right", 2)]),
         ("pyautogui.click(x=10, y=20, button='primary')", [ev.Click(10, 20)]),
         ("pyautogui.click(10, 20, duration=0.5)", [ev.MoveTo(10, 20, 0.5), ev.Click(10, 20)]),
-        ("pyautogui.click()", [ev.MouseDown(), ev.Wait(0.025), ev.MouseUp()]),
+        ("pyautogui.click()", [ev.MouseDown(), ev.Wait(ev.MIN_TAP_S), ev.MouseUp()]),
         (
             "pyautogui.click(button='right', clicks=2, interval=0.2)",
-            [ev.MouseDown("right"), ev.Wait(0.025), ev.MouseUp("right"), ev.Wait(0.2)]
-            + [ev.MouseDown("right"), ev.Wait(0.025), ev.MouseUp("right")],
+            [ev.MouseDown("right"), ev.Wait(ev.MIN_TAP_S), ev.MouseUp("right"), ev.Wait(0.2)]
+            + [ev.MouseDown("right"), ev.Wait(ev.MIN_TAP_S), ev.MouseUp("right")],
         ),
         (
             "pyautogui.click(1, 2, clicks=4)",
-            [ev.MoveTo(1, 2)] + [ev.MouseDown(), ev.Wait(0.025), ev.MouseUp()] * 4,
+            [ev.MoveTo(1, 2)] + [ev.MouseDown(), ev.Wait(ev.MIN_TAP_S), ev.MouseUp()] * 4,
         ),
         ("pyautogui.click(1, 2, clicks=0)", [ev.MoveTo(1, 2)]),
         ("pyautogui.doubleClick(5, 6)", [ev.Click(5, 6, count=2)]),
@@ -291,7 +291,7 @@ DONE
     assert parse_code(text, SKILLS) == [
         ev.MoveTo(100, 200),
         ev.MouseDown(),
-        ev.Wait(0.025),
+        ev.Wait(ev.MIN_TAP_S),
         ev.MouseUp(),
         ev.Wait(0.5),
         ev.Hotkey(("ctrl", "s")),

@@ -1,50 +1,100 @@
-"""GCCEnv behaviour: programs, code actions, timing modes, bad input — on the Stardew simulator."""
+"""GCCEnv on the fake simulator and the recording backend: no game, no real sleeping.
 
-import time
+Programs, code actions, the action modes, timing modes (wall-clock modes on a manual clock),
+bad input, held keys, signals and the end-of-episode check — the core's own behaviour.
+"""
 
-import gymnasium as gym
 import numpy as np
 import pytest
 
 import gcc_envs
-from gcc_envs import Click, KeyDown, KeyPress, Program, Wait
-from gcc_envs.errors import GCCError, InvalidActionError
+from gcc_envs import Click, Done, KeyDown, KeyPress, KeyUp, MouseDown, Program, Wait
+from gcc_envs.backends.sim import SimBackend
+from gcc_envs.core.env import GCCEnv
+from gcc_envs.core.events import Fail
+from gcc_envs.core.skills import SkillLibrary
+from gcc_envs.core.task import Task, TaskStatus
+from gcc_envs.errors import BackendError, GCCError, InvalidActionError
+from gcc_envs.testing import FAKE_KEYS, FakeSim, ManualClock, RecordingBackend
 
-SIZE = (72, 128)
+SIZE = (48, 64)
 
 
-def make(task="FarmClearup", **kw):
-    return gym.make(f"GCC/Stardew-{task}", obs_size=SIZE, **kw)
+class Corner(Task):
+    """Reach the top-left corner; the last ``final`` call is remembered."""
+
+    name = "Corner"
+    instruction = "Go to the top-left corner."
+    max_steps = 20
+    shaping = 1.0
+
+    def __init__(self):
+        self.finals = 0
+
+    def evaluate(self, probe):
+        d = max(getattr(probe, "x", 1.0), getattr(probe, "y", 1.0))
+        return TaskStatus(progress=max(0.0, 1 - d), success=d < 0.05, metrics={"d": d})
+
+    def final(self, probe, status):
+        self.finals += 1
+        return status
+
+
+def walk(direction: str = "w", duration: float = 0.5):
+    """Walk for ``duration`` seconds."""
+    return [KeyPress(direction, duration)]
+
+
+SKILLS = SkillLibrary.from_functions(walk)
+
+
+def make(task=None, backend=None, **kw):
+    backend = backend or SimBackend(FakeSim(), SIZE)
+    return GCCEnv(backend, task or Corner(), keys=FAKE_KEYS, skills=SKILLS, **kw)
 
 
 def state(env):
-    return env.unwrapped.backend.probe()
+    return env.backend.probe()
 
 
-def held(env):
-    return set(env.unwrapped.backend._keys)
+def noop(env):
+    return {
+        "keys": np.zeros(len(FAKE_KEYS), np.int8),
+        "buttons": np.zeros(3, np.int8),
+        "mouse": np.zeros(2, np.float32),
+        "scroll": 0,
+    }
 
 
-def test_code_skill_call_moves_the_farmer():
+def test_a_skill_call_runs_its_program_and_game_time_passes():
     env = make()
     env.reset(seed=0)
-    y0 = state(env).player.y
-    _, _, _, _, info = env.step("move_down(duration=0.5)")
+    y0 = state(env).y
+    _, _, _, _, info = env.step("walk(direction='w', duration=1.0)")
     assert info["last_action_error"] is None
-    assert state(env).player.y > y0 + 1.0
-    assert info["t_game"] == pytest.approx(0.5, abs=0.02)
-    assert [e["type"] for e in info["events"]] == ["KeyPress"]
-    assert held(env) == set()
+    assert state(env).y == pytest.approx(y0 - 0.25, abs=1e-6)
+    assert info["t_game"] == pytest.approx(1.0)
+    assert [e["type"] for e in info["events"]] == ["KeyPress"] and info["held_keys"] == []
 
 
-def test_pyautogui_code_and_done_end_the_episode():
-    env = make()
+def test_pyautogui_code_then_done_ends_the_episode_and_runs_the_final_check():
+    task = Corner()
+    env = make(task)
     env.reset(seed=0)
-    _, _, term, _, info = env.step("pyautogui.press('c')")
-    assert info["last_action_error"] is None and not term
+    _, _, term, _, info = env.step("pyautogui.press('e')")
+    assert info["last_action_error"] is None and not term and task.finals == 0
     _, _, term, _, info = env.step("DONE")
-    assert term and info["success"] is False
-    assert info["failure"] == "agent declared DONE"
+    assert term and info["success"] is False and info["failure"] == "agent declared DONE"
+    assert task.finals == 1
+
+
+def test_fail_succeeds_only_on_an_infeasible_task():
+    task = Corner()
+    task.infeasible, task.shaping = True, 0.0
+    env = make(task)
+    env.reset(seed=0)
+    _, reward, term, _, info = env.step(Fail())
+    assert term and info["success"] and reward == pytest.approx(1.0)
 
 
 @pytest.mark.parametrize(
@@ -53,26 +103,26 @@ def test_pyautogui_code_and_done_end_the_episode():
         "import os",
         "__import__('os').system('true')",
         "pyautogui.press('nosuchkey')",
-        "move_up(duration=-1)",
-        "move_up(duration=1e9)",
+        "walk(duration=-1)",
+        "walk(duration=1e9)",
         "teleport(x=1)",
         Click(5000, 5),
         [KeyDown("w"), Click(-1, 3)],
-        {"keys": np.full(21, 2), "buttons": np.zeros(3), "mouse": np.zeros(2), "scroll": 0},
+        {"keys": np.full(len(FAKE_KEYS), 2), "buttons": np.zeros(3), "mouse": np.zeros(2)},
         42,
     ],
 )
 def test_bad_input_is_reported_not_raised_and_nothing_stays_held(action):
     env = make()
     env.reset(seed=0)
-    p0 = (state(env).player.x, state(env).player.y)
-    obs, r, term, trunc, info = env.step(action)
+    p0 = (state(env).x, state(env).y)
+    obs, _, term, trunc, info = env.step(action)
     assert isinstance(info["last_action_error"], str) and info["last_action_error"]
-    assert info["invalid_actions"] == 1
-    assert info["held_keys"] == [] and held(env) == set()
-    assert (state(env).player.x, state(env).player.y) == p0
+    assert info["invalid_actions"] == 1 and not term and not trunc
+    assert info["held_keys"] == [] and not env.backend.held
+    assert (state(env).x, state(env).y) == p0
     assert obs.shape == (*SIZE, 3)
-    assert info["t_game"] == pytest.approx(env.unwrapped.step_seconds)
+    assert info["t_game"] == pytest.approx(env.step_seconds)
 
 
 def test_unknown_key_names_are_refused_where_events_are_made():
@@ -80,21 +130,33 @@ def test_unknown_key_names_are_refused_where_events_are_made():
         KeyDown("hyper-ultra")
 
 
-def test_a_program_that_crashes_releases_every_key():
-    env = make()
+def test_a_program_that_crashes_releases_every_key_and_pauses_again():
+    backend = RecordingBackend(clock_driven=False, clock=ManualClock())
+    env = make(backend=backend, time_mode="paused", wall_clock=backend.clock.wall)
     env.reset(seed=0)
 
     def broken():
         yield KeyDown("w")
-        yield KeyDown("d")
+        yield MouseDown("left")
         raise RuntimeError("skill bug")
 
     with pytest.raises(RuntimeError):
         env.step(Program(broken))
-    assert held(env) == set()
+    assert not env.held and not backend.held
+    assert backend.calls[-2:] == ["release_all", "pause"]
 
 
-def test_closed_loop_program_sees_frames_after_each_event():
+def test_a_backend_refusal_mid_program_is_reported_and_releases_keys():
+    backend = RecordingBackend(fail_on=MouseDown)
+    env = make(backend=backend)
+    env.reset(seed=0)
+    _, _, term, _, info = env.step([KeyDown("w"), Click(5, 5)])
+    assert "refused MouseDown" in info["last_action_error"]
+    assert not term and info["invalid_actions"] == 1
+    assert not env.held and not backend.held and info["held_keys"] == []
+
+
+def test_closed_loop_programs_see_a_frame_after_each_event():
     env = make()
     env.reset(seed=0)
     seen = []
@@ -109,48 +171,56 @@ def test_closed_loop_program_sees_frames_after_each_event():
     assert seen == [(*SIZE, 3), (*SIZE, 3)]
 
 
-def test_state_mode_keeps_keys_held_across_steps():
+def test_state_mode_keeps_keys_held_across_steps_and_diffs_them():
     env = make()
     env.reset(seed=0)
-    act = {
-        "keys": np.zeros(21, np.int8),
-        "buttons": np.zeros(3, np.int8),
-        "mouse": np.zeros(2, np.float32),
-        "scroll": 0,
-    }
-    act["keys"][2] = 1  # s
-    y0 = state(env).player.y
-    _, _, _, _, i1 = env.step(act)
-    _, _, _, _, i2 = env.step(act)
+    act = noop(env)
+    act["keys"][FAKE_KEYS.index("s")] = 1
+    y0 = state(env).y
+    i1, i2 = env.step(act)[4], env.step(act)[4]
     assert i1["held_keys"] == ["s"] and i2["held_keys"] == ["s"]
     assert [e["type"] for e in i1["events"]] == ["KeyDown", "Wait"]
     assert [e["type"] for e in i2["events"]] == ["Wait"]
-    assert state(env).player.y > y0 + 1.5
-    act["keys"][2] = 0
-    _, _, _, _, i3 = env.step(act)
-    assert i3["held_keys"] == []
+    assert state(env).y == pytest.approx(min(1.0, y0 + 2 * 0.25 * 0.25))
+    act["keys"][:] = 0
+    assert env.step(act)[4]["held_keys"] == []
+
+
+def test_a_skill_after_a_raw_key_down_starts_from_nothing_held():
+    env = make()
+    env.reset(seed=0)
+    env.step(KeyDown("d"))  # a raw action leaves 'd' down
+    assert env.held.keys == ("d",)
+    x0 = state(env).x
+    _, _, _, _, info = env.step("walk(direction='w', duration=1.0)")
+    assert info["events"][0] == {"t": pytest.approx(info["events"][0]["t"]), **KeyUp("d").to_dict()}
+    assert state(env).x == pytest.approx(x0)  # 'd' did not walk on during the skill
+    assert info["held_keys"] == []
+
+
+def test_camera_mouse_moves_reach_the_simulator_as_motion():
+    env = make(mouse="camera", action_mode="state")
+    env.reset(seed=0)
+    act = noop(env)
+    act["mouse"] = np.array([0.5, 0.0], np.float32)
+    env.step(act)
+    assert state(env).heading == pytest.approx(90.0 * 50 / SIZE[1])
 
 
 def test_frames_are_sampled_at_fps_when_recording():
     env = make(fps=4)
     env.reset(seed=0)
-    env.unwrapped.record_frames = True
+    env.record_frames = True
     _, _, _, _, info = env.step(Wait(2.0))
-    assert info["frames_recorded"] == 8
-    assert len(env.unwrapped.recorded_frames) == 8
+    assert info["frames_recorded"] == 8 == len(env.recorded_frames)
 
 
 def test_lockstep_think_time_costs_game_time_deterministically():
     env = make(think_time=3.0)
     env.reset(seed=0)
-    m0 = state(env).minutes
     _, _, _, _, info = env.step(Wait(0.5))
     assert info["t_game"] == pytest.approx(3.5)
-    env.step(Wait(0.5))
-    env.step(Wait(0.5))
-    env.step(Wait(0.5))
-    # 14 game seconds = two 10-minute ticks of the day clock (7 s each)
-    assert state(env).minutes == m0 + 20
+    assert state(env).clock == pytest.approx(3.5)
 
 
 def test_think_time_as_a_function_of_the_step():
@@ -161,98 +231,90 @@ def test_think_time_as_a_function_of_the_step():
 
 
 def test_think_time_needs_lockstep():
+    backend = RecordingBackend(clock_driven=False, clock=ManualClock())
     with pytest.raises(GCCError):
-        make(time_mode="paused", think_time=1.0)
+        make(backend=backend, time_mode="paused", think_time=1.0)
 
 
-@pytest.mark.slow
 def test_paused_mode_stops_game_time_between_steps():
-    env = make(time_mode="paused")
+    clock = ManualClock()
+    env = make(time_mode="paused", wall_clock=clock.wall)
     env.reset(seed=0)
     env.step(Wait(0.25))
-    g0, m0 = env.unwrapped.clock.game_time, state(env).minutes
-    time.sleep(1.0)
+    g0, sim_t0 = env.clock.game_time, state(env).clock
+    clock.tick(30.0)  # the agent thinks for half a minute
     _, _, _, _, info = env.step(Wait(0.25))
-    assert info["t_paused"] >= 0.95
-    assert info["t_game"] == pytest.approx(0.25, abs=0.05)
-    assert info["game_time"] - g0 == pytest.approx(0.25, abs=0.05)
-    assert state(env).minutes == m0
+    assert info["t_paused"] == pytest.approx(30.0)
+    assert info["t_game"] == pytest.approx(0.25)
+    assert env.clock.game_time - g0 == pytest.approx(0.25)
+    assert state(env).clock - sim_t0 == pytest.approx(0.25)
 
 
-@pytest.mark.slow
 def test_realtime_mode_lets_the_world_run_while_the_agent_thinks():
-    env = make(time_mode="realtime")
+    clock = ManualClock()
+    env = make(time_mode="realtime", wall_clock=clock.wall)
     env.reset(seed=0)
     env.step(Wait(0.25))
-    g0 = env.unwrapped.clock.game_time
-    time.sleep(1.0)
+    g0 = env.clock.game_time
+    clock.tick(30.0)
     _, _, _, _, info = env.step(Wait(0.25))
     assert info["t_paused"] == 0.0
-    assert info["t_game"] == pytest.approx(1.25, abs=0.15)
-    assert info["game_time"] - g0 == pytest.approx(1.25, abs=0.15)
+    assert info["t_game"] == pytest.approx(30.25)
+    assert env.clock.game_time - g0 == pytest.approx(30.25)
 
 
-@pytest.mark.slow
-def test_realtime_mode_advances_the_day_clock():
-    env = make(time_mode="realtime")
+def test_a_real_screen_in_paused_mode_is_resumed_for_each_step_and_paused_after():
+    backend = RecordingBackend(clock_driven=False, clock=ManualClock())
+    env = make(backend=backend, time_mode="paused", wall_clock=backend.clock.wall)
     env.reset(seed=0)
-    m0 = state(env).minutes
-    time.sleep(7.2)  # one 10-minute tick of the day clock
-    env.step(Wait(0.1))
-    assert state(env).minutes >= m0 + 10
+    backend.calls.clear()
+    _, _, _, _, info = env.step(Wait(1.0))
+    assert backend.calls == ["resume", "pause"]
+    assert info["t_game"] == pytest.approx(1.0) and backend.advanced == pytest.approx(1.0)
+
+
+def test_lockstep_is_refused_on_a_real_screen():
+    with pytest.raises(GCCError, match="lockstep"):
+        make(backend=RecordingBackend(clock_driven=False))
 
 
 def test_step_before_reset_is_an_error():
     env = make()
     with pytest.raises(GCCError):
-        env.unwrapped.step(Wait(0.1))
+        env.step(Wait(0.1))
 
 
-def test_episode_truncates_after_the_registered_step_limit():
+def test_the_final_check_runs_once_at_the_step_limit():
+    task = Corner()
+    env = make(task)
+    env.reset(seed=0)
+    for _ in range(task.max_steps - 1):
+        env.step(Wait(0.05))
+    assert task.finals == 0
+    env.step(Wait(0.05))
+    assert task.finals == 1
+
+
+def test_shaping_gives_reward_per_unit_of_progress():
+    env = make(shaping=10.0)
+    env.reset(seed=0)
+    p0 = env.step(Wait(0.1))[4]["progress"]
+    _, reward, _, _, info = env.step("walk(direction='w', duration=0.5)")
+    assert reward == pytest.approx(10.0 * (info["progress"] - p0))
+    with pytest.raises(GCCError):
+        make(shaping=-1.0)
+
+
+def test_a_closed_backend_refuses_to_act():
     env = make()
     env.reset(seed=0)
-    steps, term, trunc = 0, False, False
-    while not (term or trunc) and steps < 200:
-        _, _, term, trunc, info = env.step(Wait(0.05))
-        steps += 1
-    assert trunc and not term and steps == 100
-    assert info["metrics"]["cleared"] == 0.0
+    env.close()
+    with pytest.raises(BackendError):
+        env.backend.capture()
 
 
 def test_package_exports_the_public_names():
     assert callable(gcc_envs.parse_code)
     assert issubclass(gcc_envs.CodeActionError, gcc_envs.GCCError)
     assert gcc_envs.Program([Wait(1.0)]).events == (Wait(1.0),)
-
-
-def test_shaping_kwarg_makes_a_denser_learning_variant():
-    import agents
-
-    env = gym.make("GCC/Stardew-FarmClearup", shaping=20.0)
-    assert env.unwrapped.task.shaping == 20.0
-    policy = agents.make_policy("scripted", env, privileged=True)
-    obs, info = env.reset(seed=0)
-    policy.reset(info)
-    _, reward, _, _, info = env.step(policy.act(obs, info))
-    assert info["metrics"]["cleared"] >= 1
-    assert reward == pytest.approx(info["metrics"]["cleared"])  # 20 x (cleared / 20)
-    with pytest.raises(GCCError):
-        make(shaping=-1.0)
-
-
-def test_a_backend_refusal_mid_program_is_reported_and_releases_keys():
-    env = make()
-    env.reset(seed=0)
-    backend = env.unwrapped.backend
-    real_send = backend.send
-
-    def refuse_clicks(event):
-        if type(event).__name__ == "MouseDown":
-            raise gcc_envs.BackendError("the target window refused focus; input not sent")
-        real_send(event)
-
-    backend.send = refuse_clicks
-    _, _, term, _, info = env.step([KeyDown("w"), Click(5, 5)])
-    assert "refused focus" in info["last_action_error"]
-    assert not term and info["invalid_actions"] == 1
-    assert held(env) == set() and info["held_keys"] == []
+    assert Done().to_dict()["type"] == "Done"

@@ -2,6 +2,7 @@ import numpy as np
 import pytest
 
 from gcc_envs.core import events as ev
+from gcc_envs.core.held import HeldInput
 from gcc_envs.core.spaces import OPS, EventActions, StateActions
 from gcc_envs.errors import InvalidActionError
 
@@ -12,7 +13,9 @@ def test_state_mode_diffs_held_keys_into_downs_and_ups():
     mode = StateActions(KEYS, max_mouse_px=100, step_seconds=0.25)
     act = mode.noop()
     act["keys"][0] = 1  # w
-    out = mode.to_events(act, held_keys={"a"}, held_buttons=set())
+    held = HeldInput()
+    held.apply(ev.KeyDown("a"))
+    out = mode.to_events(act, held)
     assert out == [ev.KeyDown("w"), ev.KeyUp("a"), ev.Wait(0.25)]
 
 
@@ -22,7 +25,7 @@ def test_state_mode_scales_mouse_and_scrolls():
     act["mouse"] = np.array([0.5, -1.0], np.float32)
     act["scroll"] = -1
     act["buttons"][1] = 1
-    out = mode.to_events(act, set(), set())
+    out = mode.to_events(act, HeldInput())
     assert out == [ev.MouseDown("right"), ev.MoveBy(50, -100), ev.Scroll(dy=-1), ev.Wait(0.1)]
 
 
@@ -30,7 +33,7 @@ def test_state_mode_samples_are_all_valid():
     mode = StateActions(KEYS, 100, 0.25)
     mode.space.seed(0)
     for _ in range(200):
-        events = mode.to_events(mode.space.sample(), set(), set())
+        events = mode.to_events(mode.space.sample(), HeldInput())
         assert isinstance(events[-1], ev.Wait)
 
 
@@ -48,7 +51,7 @@ def test_state_mode_refuses_actions_outside_the_space(patch):
     mode = StateActions(KEYS, 100, 0.25)
     act = {**mode.noop(), **patch}
     with pytest.raises(InvalidActionError):
-        mode.to_events(act, set(), set())
+        mode.to_events(act, HeldInput())
 
 
 def _event_action(mode, op, **kw):

@@ -11,10 +11,12 @@ from gcc_envs.errors import GCCError
 from wrappers.record_trajectory import RecordTrajectory
 
 SIZE = (72, 128)
+#: The toy game of tests/specs: the recorder's mechanics need no real game.
+TOY = "GCC/Toy-ReachCorner"
 
 
 def make(out, steps=5, **kw):
-    env = gym.make("GCC/Stardew-FarmClearup", obs_size=SIZE, max_episode_steps=steps)
+    env = gym.make(TOY, obs_size=SIZE, max_episode_steps=steps)
     return RecordTrajectory(env, out, **kw)
 
 
@@ -56,7 +58,7 @@ def test_reset_or_close_mid_episode_finishes_the_open_episode(tmp_path):
     assert first.complete and len(first) == 3 and second.complete and len(second) == 2
     result = first.meta["result"]
     assert result["steps"] == 3 and not result["terminated"] and not result["truncated"]
-    assert "cleared" in result["metrics"]
+    assert result["metrics"] and all(isinstance(v, float) for v in result["metrics"].values())
 
 
 def test_the_inline_and_the_process_frame_writers_write_the_same_episode(tmp_path):

@@ -3,15 +3,15 @@
 import gymnasium as gym
 import numpy as np
 import pytest
+from spec_helpers import still_ids, walking_ids
 
-import gcc_envs
 from gcc_envs.errors import GCCError
 from wrappers import ChunkVideo, TruncateWhenStuck
 from wrappers.truncate_when_stuck import digest
 
-IDS = gcc_envs.env_ids("sim")
-# Envs whose screen stands still when nobody acts; RDR2's world moves on its own (snow, NPCs).
-STILL = [i for i in IDS if not i.startswith("GCC/RDR2-")]
+IDS = walking_ids()
+# Envs whose screen stands still when nobody acts (their specs say so).
+STILL = still_ids()
 SIZE = (72, 128)
 PATIENCE = 10  # the HUD clock first changes after 7 game seconds = 28 idle steps
 

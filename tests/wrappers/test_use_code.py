@@ -3,6 +3,7 @@
 import warnings
 
 import gymnasium as gym
+import numpy as np
 import pytest
 from gymnasium import spaces
 from gymnasium.utils.env_checker import check_env
@@ -24,14 +25,16 @@ from gcc_envs import (
     TypeText,
     Wait,
 )
-from gcc_envs.core.events import TAP_S
+from gcc_envs.core.computer13 import OSWORLD_TYPES
+from gcc_envs.core.events import MIN_TAP_S
+from gcc_envs.registration import spec_of
 from wrappers import UseCode
 from wrappers.use_code import COMPUTER_13
 
 IDS = gcc_envs.env_ids("sim")
 SIZE = (72, 128)  # frames are 128 px wide, 72 px tall
 
-TAP = [MouseDown("left"), Wait(TAP_S / 2), MouseUp("left")]
+TAP = [MouseDown("left"), Wait(MIN_TAP_S), MouseUp("left")]
 C13 = [
     ("MOVE_TO", {"x": 10, "y": 20}, [MoveTo(10, 20)]),
     ("MOVE_TO", {}, []),
@@ -42,7 +45,7 @@ C13 = [
     ("MOUSE_UP", {}, [MouseUp("left")]),
     ("RIGHT_CLICK", {"x": 5, "y": 6}, [Click(5, 6, "right")]),
     ("DOUBLE_CLICK", {"x": 5, "y": 6}, [Click(5, 6, "left", 2)]),
-    ("DOUBLE_CLICK", {}, [*TAP, Wait(TAP_S / 2), *TAP]),
+    ("DOUBLE_CLICK", {}, [*TAP, Wait(MIN_TAP_S), *TAP]),
     ("DRAG_TO", {"x": 30, "y": 40}, [DragTo(30, 40, "left", 1.0)]),
     ("SCROLL", {"dx": 0, "dy": -3}, [Scroll(dy=-3)]),
     ("SCROLL", {"dx": 2, "dy": 1}, [Scroll(dx=2), Scroll(dy=1)]),
@@ -106,14 +109,16 @@ def sent(info):
     return [{k: v for k, v in e.items() if k != "t"} for e in info["events"]]
 
 
-def where(env):
-    p = env.unwrapped.backend.probe().player
-    return (p.x, p.y)
-
-
 def test_every_computer_13_action_type_is_covered():
-    assert {kind for kind, _, _ in C13} == set(COMPUTER_13)
-    assert len(COMPUTER_13) == 16
+    assert {kind for kind, _, _ in C13} == set(OSWORLD_TYPES)
+    assert len(OSWORLD_TYPES) == 16
+    assert set(COMPUTER_13) - set(OSWORLD_TYPES) == {"MOVE_BY"}  # the camera-mouse extension
+
+
+def test_the_event_mode_and_use_code_share_one_computer_13_table():
+    from gcc_envs.core import spaces
+
+    assert spaces.OPS == tuple(COMPUTER_13)
 
 
 @pytest.mark.parametrize("env_id", IDS)
@@ -152,12 +157,12 @@ def test_pyautogui_code_sends_the_expected_events(env_id, code, events):
 @pytest.mark.parametrize("action", BAD, ids=[str(a) for a in BAD])
 def test_bad_actions_are_reported_and_run_nothing(env_id, action):
     env = make(env_id)
-    env.reset(seed=0)
-    p0 = where(env)
-    _, _, term, _, info = env.step(action)
+    obs0, _ = env.reset(seed=0)
+    obs, _, term, _, info = env.step(action)
     assert isinstance(info["last_action_error"], str) and info["last_action_error"]
     assert info["events"] == [] and info["invalid_actions"] == 1 and not term
-    assert where(env) == p0
+    if not spec_of(env_id).moves_on_its_own:
+        assert np.array_equal(obs, obs0)
 
 
 def test_skill_calls_are_refused_with_a_pointer_to_use_skills():

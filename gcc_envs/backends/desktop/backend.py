@@ -37,13 +37,13 @@ from gcc_envs.backends.desktop.killswitch import DEFAULT_KILL_SWITCH
 from gcc_envs.backends.desktop.pause_key import KeyPause
 from gcc_envs.core import events as ev
 from gcc_envs.core.backend import PrimitiveEvent
+from gcc_envs.core.held import HeldInput
 from gcc_envs.errors import BackendError, GCCError
 
 log = logging.getLogger(__name__)
 
 PAUSE_STRATEGIES = ("signal", "focus", "none", "key")
-#: Shortest key or button hold: games poll input once per frame.
-MIN_TAP_S = 0.03
+MIN_TAP_S = ev.MIN_TAP_S
 #: Shortest gap from one key's release to the next key's press (typing).
 MIN_KEY_GAP_S = 0.01
 
@@ -118,14 +118,17 @@ class DesktopBackend:
         self.x: Any = None
         self._grabber: Any = None
         self.proc: subprocess.Popen[bytes] | None = None
+        #: The probe a desktop suite attached for its checkers (``probe()`` returns it).
+        self.desktop_probe: Any = None
         self.window: Any = None
-        self._keys: dict[str, list[int]] = {}
-        self._buttons: set[int] = set()
+        #: What this backend holds down now, with the time of each press.
+        self.held = HeldInput()
+        #: X keycodes each key name was pressed with (shift first for shifted characters).
+        self._codes: dict[str, list[int]] = {}
         self._stopped_group: int | None = None
         self._closed = False
         self._killer: Any = None
         self._kill_reported = False
-        self._down_at: dict[str, float] = {}
         self._last_up = 0.0
         self._restore: list[str] = []  # keys to press again after a focus/key resume
         self._paused = False
@@ -176,8 +179,10 @@ class DesktopBackend:
 
     def _held_codes(self) -> tuple[list[int], list[int]]:
         """What this backend holds now (read by the kill switch's thread)."""
-        codes = [c for cs in list(self._keys.values()) for c in cs]
-        return codes, sorted(self._buttons)
+        from gcc_envs.backends.desktop.x11 import BUTTONS
+
+        codes = [c for k in self.held.keys for c in self._codes.get(k, ())]
+        return codes, sorted(BUTTONS[b] for b in self.held.buttons)
 
     @property
     def killed(self) -> bool:
@@ -291,11 +296,49 @@ class DesktopBackend:
             self._check_killed()
 
     def probe(self) -> Any:
-        """The judge's probe (a state-file judge: the program's state), else None."""
+        """What a task check reads: the judge's probe (a state-file judge: the program's
+        state), else the :class:`~gcc_envs.core.probe.DesktopProbe` a desktop suite attached
+        (``desktop_probe``), else None."""
         if self.judge is None:
-            return None
+            return self.desktop_probe
         self._check_open()
         return self.judge.probe(self)
+
+    # ------------------------------------------------------------------ for desktop suites
+    @property
+    def display(self) -> str:
+        """The X display name (the backend's own Xvfb, or the one it was given)."""
+        self._check_open()
+        self._start()
+        return str(self.x.name)
+
+    def retarget(self, window: Any) -> None:
+        """Capture and send input to ``window`` from now on (None: the whole screen)."""
+        self._check_open()
+        self.release_all()
+        self.window = window
+        if window is not None and not self._focus():
+            log.warning("could not focus %r", self.x.title(window))
+
+    def grab_screen(self) -> np.ndarray:
+        """The whole screen at its own size, H×W×3 RGB (no pointer drawn)."""
+        self._check_open()
+        self._start()
+        W, H = self.x.screen_size
+        return self._grabber.grab(0, 0, W, H, (W, H), (W, H))
+
+    def wait_window(self, title: str, timeout_s: float = 20.0) -> Any:
+        """The first window whose title matches the regex ``title`` (waiting up to
+        ``timeout_s``; :class:`BackendError` when none appears)."""
+        self._check_open()
+        self._start()
+        return self.x.wait_window(timeout_s, title=title)
+
+    def window_titles(self) -> list[str]:
+        """Titles of the top-level client windows."""
+        self._check_open()
+        self._start()
+        return [self.x.title(w) for w in self.x.clients()]
 
     # ------------------------------------------------------------------ input
     def _guard(self) -> None:
@@ -350,26 +393,26 @@ class DesktopBackend:
         from gcc_envs.backends.desktop.x11 import BUTTONS
 
         x = self.x
+        held = self.held
         if isinstance(event, ev.KeyDown):
-            if event.key in self._keys:
+            if held.key_held(event.key):
                 return
             stroke = x.stroke(event.key)  # raises InvalidActionError for untypeable keys
             codes = [x.shift_keycode, stroke.keycode] if stroke.shift else [stroke.keycode]
             gap = MIN_KEY_GAP_S - (time.perf_counter() - self._last_up)
             if gap > 0:
                 time.sleep(gap)
-            self._keys[event.key] = []
+            self._codes[event.key] = codes
+            held.apply(event, time.perf_counter())
             for code in codes:
-                self._keys[event.key].append(code)
                 x.key(code, True)
-            self._down_at[event.key] = time.perf_counter()
         elif isinstance(event, ev.KeyUp):
-            if event.key not in self._keys:
+            since = held.pressed_at(event)
+            if since is None:
                 return
-            held = time.perf_counter() - self._down_at.pop(event.key, 0.0)
-            if held < MIN_TAP_S:
-                time.sleep(MIN_TAP_S - held)
-            for code in reversed(self._keys.pop(event.key, [])):
+            _hold_at_least(since)
+            held.apply(event)
+            for code in reversed(self._codes.get(event.key, [])):
                 x.key(code, False)
             self._last_up = time.perf_counter()
         elif isinstance(event, ev.MoveTo):
@@ -377,14 +420,13 @@ class DesktopBackend:
         elif isinstance(event, ev.MoveBy):
             x.move_by(event.dx, event.dy)  # relative (a camera mouse): not clamped
         elif isinstance(event, ev.MouseDown):
-            self._buttons.add(BUTTONS[event.button])
-            self._down_at[f"mouse:{event.button}"] = time.perf_counter()
+            held.apply(event, time.perf_counter())
             x.button(BUTTONS[event.button], True)
         elif isinstance(event, ev.MouseUp):
-            held = time.perf_counter() - self._down_at.pop(f"mouse:{event.button}", 0.0)
-            if BUTTONS[event.button] in self._buttons and held < MIN_TAP_S:
-                time.sleep(MIN_TAP_S - held)
-            self._buttons.discard(BUTTONS[event.button])
+            since = held.pressed_at(event)
+            if since is not None:
+                _hold_at_least(since)
+                held.apply(event)
             x.button(BUTTONS[event.button], False)
         elif isinstance(event, ev.Scroll):
             if event.x is not None and event.y is not None:
@@ -399,19 +441,18 @@ class DesktopBackend:
 
     def release_all(self) -> None:
         if self.x is None:
-            self._keys.clear()
-            self._buttons.clear()
+            self.held.clear()
             return
+        from gcc_envs.backends.desktop.x11 import BUTTONS
+
         try:
-            for key in list(self._keys):
-                for code in reversed(self._keys.pop(key)):
+            for key in self.held.keys:
+                for code in reversed(self._codes.get(key, [])):
                     self.x.key(code, False)
-            for number in sorted(self._buttons):
-                self.x.button(number, False)
+            for button in self.held.buttons:
+                self.x.button(BUTTONS[button], False)
         finally:
-            self._keys.clear()
-            self._buttons.clear()
-            self._down_at.clear()
+            self.held.clear()
 
     # ------------------------------------------------------------------ pause
     def pause(self) -> None:
@@ -422,7 +463,7 @@ class DesktopBackend:
         if strategy == "signal":
             self._stop_program()
         elif strategy in ("focus", "key") and self.window is not None:
-            self._restore = sorted(self._keys)  # a player lets go of the keys first
+            self._restore = list(self.held.keys)  # a player lets go of the keys first
             self.release_all()
             if strategy == "focus":
                 if not self.x.focus_away(self.window):
@@ -482,3 +523,10 @@ class DesktopBackend:
     def _check_open(self) -> None:
         if self._closed:
             raise BackendError("this DesktopBackend is closed; make a new env")
+
+
+def _hold_at_least(since: float) -> None:
+    """Sleep until a key or button pressed at ``since`` has been held :data:`MIN_TAP_S`."""
+    left = ev.MIN_TAP_S - (time.perf_counter() - since)
+    if left > 0:
+        time.sleep(left)

@@ -14,7 +14,6 @@ import subprocess
 import time
 import weakref
 from collections.abc import Sequence
-from pathlib import Path
 
 from gcc_envs.errors import BackendError
 
@@ -22,7 +21,6 @@ log = logging.getLogger(__name__)
 
 #: The window manager started with the display (Debian package ``openbox``).
 WINDOW_MANAGER = ("openbox", "--sm-disable")
-_SOCKETS = Path("/tmp/.X11-unix")
 
 
 def stop_group(proc: subprocess.Popen[bytes], timeout_s: float = 3.0) -> None:
@@ -51,11 +49,23 @@ def _stop_all(procs: list[subprocess.Popen[bytes]]) -> None:
         stop_group(procs.pop())
 
 
-def _free_display() -> int:
-    for n in range(90, 400):
-        if not (_SOCKETS / f"X{n}").exists() and not Path(f"/tmp/.X{n}-lock").exists():
-            return n
-    raise BackendError("no free X display number in :90..:399; close other Xvfb servers")
+def _read_display_number(fd: int, server: subprocess.Popen[bytes], timeout_s: float) -> int | None:
+    """The display number Xvfb writes to ``fd`` when it is ready (None if it exits or stalls)."""
+    import select
+
+    deadline, text = time.monotonic() + timeout_s, b""
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([fd], [], [], 0.05)
+        if ready:
+            chunk = os.read(fd, 64)
+            if not chunk:  # the server closed the pipe without a number: it exited
+                return None
+            text += chunk
+            if text.endswith(b"\n"):
+                return int(text.strip())
+        elif server.poll() is not None:
+            return None
+    return None
 
 
 class VirtualDisplay:
@@ -72,39 +82,36 @@ class VirtualDisplay:
         self._procs: list[subprocess.Popen[bytes]] = []
         # a display that is never closed is still stopped when collected or at exit
         self._finalizer = weakref.finalize(self, _stop_all, self._procs)
-        for _attempt in range(3):  # another server may take the number between check and start
-            self.number = _free_display()
-            self.name = f":{self.number}"
+        # Xvfb picks a free display number itself and writes it to a pipe once it listens
+        # (-displayfd): no race with other servers starting at the same moment.
+        read_fd, write_fd = os.pipe()
+        try:
             server = subprocess.Popen(
-                ["Xvfb", self.name, "-screen", "0", f"{W}x{H}x24", "-noreset", "-nolisten", "tcp"],
+                ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", f"{W}x{H}x24"]
+                + ["-noreset", "-nolisten", "tcp"],
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
                 start_new_session=True,
+                pass_fds=(write_fd,),
             )
-            if self._wait_socket(server, start_timeout_s):
-                self.server = server
-                self._procs.insert(0, server)  # stopped last
-                break
+        finally:
+            os.close(write_fd)
+        try:
+            number = _read_display_number(read_fd, server, start_timeout_s)
+        finally:
+            os.close(read_fd)
+        if number is None:
             stop_group(server)
-        else:
-            raise BackendError("Xvfb did not start (3 tries); see its log by running it by hand")
+            raise BackendError("Xvfb did not start; see its log by running it by hand")
+        self.number, self.name = number, f":{number}"
+        self.server = server
+        self._procs.insert(0, server)  # stopped last
         self.wm: subprocess.Popen[bytes] | None = None
         if shutil.which(WINDOW_MANAGER[0]) is not None:
             self.wm = self.launch(WINDOW_MANAGER)
             self._wait_wm(start_timeout_s)
         else:
             log.warning("%s not found: windows on %s get no EWMH focus", *WINDOW_MANAGER[:1], self)
-
-    def _wait_socket(self, server: subprocess.Popen[bytes], timeout_s: float) -> bool:
-        sock = _SOCKETS / f"X{self.number}"
-        deadline = time.monotonic() + timeout_s
-        while time.monotonic() < deadline:
-            if server.poll() is not None:
-                return False
-            if sock.exists():
-                return True
-            time.sleep(0.01)
-        return False
 
     def _wait_wm(self, timeout_s: float) -> None:
         """Wait until the window manager announces itself (``_NET_SUPPORTING_WM_CHECK``)."""

@@ -77,7 +77,7 @@ class DesktopService:
     # ------------------------------------------------------------------ session
     def _new_backend(self, session: Mapping[str, Any]) -> Any:
         from gcc_envs.backends.desktop.backend import DesktopBackend
-        from gcc_envs.backends.desktop.judge import make_judge
+        from gcc_envs.judges import make_judge
 
         obs_size = session.get("obs_size")
         extra = {
@@ -175,7 +175,7 @@ class DesktopService:
 
     def probe(self) -> dict[str, Any]:
         """The judge's probe as JSON: ``{"state": ...}`` or ``{"verdict": {...}}``."""
-        from gcc_envs.backends.desktop.judge import Verdict
+        from gcc_envs.judges import Verdict
 
         with self.lock:
             probe = self.backend.probe()

@@ -2,15 +2,8 @@
 
 from __future__ import annotations
 
-from gcc_envs.core.task import Task
 from gcc_envs.games.game_env import GameEnv
-from gcc_envs.games.rdr2.live import PROFILE
-from gcc_envs.games.rdr2.skill_grid import SKILL_GRID
-from gcc_envs.games.rdr2.skills import SKILLS
-from gcc_envs.games.rdr2.tasks import TASKS
-
-#: The paper runs only the first action an RDR2 agent proposes per step.
-MAX_SKILL_CALLS = 1
+from gcc_envs.games.rdr2 import GAME
 
 
 class RDR2Env(GameEnv):
@@ -93,16 +86,4 @@ class RDR2Env(GameEnv):
     * v0 (unversioned ids): first release.
     """
 
-    game = "rdr2"
-    title = "RDR2"
-    TASKS = TASKS
-    default_task = "mission1"
-    profile = PROFILE
-    skill_library = SKILLS
-    max_skill_calls = MAX_SKILL_CALLS
-    skill_grid = SKILL_GRID
-    #: The paper's step limit per checkpoint task (a checkpoint run alone gets this many).
-    steps_per_task = 500
-
-    def make_task(self, key: str) -> Task:
-        return TASKS[key]
+    game_spec = GAME

@@ -65,6 +65,9 @@ PROFILE = LiveProfile(
         "prompts": (0.80, 0.70, 0.19, 0.25),
         "tutorial": (0.015, 0.03, 0.32, 0.20),
     },
+    # A placeholder until calibrated on your machine (`gcc-gym calibrate`): the 1920x1080
+    # guess of CALIBRATED below, scaled to this resolution.
+    pixels_per_degree=(4.0, 5.0),
 )
 
 

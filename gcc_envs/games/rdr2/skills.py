@@ -32,8 +32,9 @@ from gcc_envs.core.events import (
     MoveTo,
     Wait,
 )
+from gcc_envs.core.profile import LiveProfile
 from gcc_envs.core.skills import SkillLibrary
-from gcc_envs.errors import CodeActionError
+from gcc_envs.errors import CodeActionError, GCCError
 from gcc_envs.games.rdr2 import vision
 from gcc_envs.games.rdr2.live import PROFILE, SIM_CAMERA, Camera
 from gcc_envs.games.rdr2.sim import minimap
@@ -320,3 +321,20 @@ def make_skills(
 
 #: The simulator's skills (its exact camera, its HUD).
 SKILLS = make_skills()
+
+
+def skills_for(profile: LiveProfile, real: bool) -> SkillLibrary:
+    """The skills an env gets (the spec's ``make_skills``): the simulator's exact camera and
+    HUD, or on a real screen (``real``) the camera of ``profile`` (its ``pixels_per_degree`` at
+    its ``resolution``) and the minimap where its HUD regions put it."""
+    if not real:
+        return SKILLS
+    if profile.pixels_per_degree is None:
+        raise GCCError(
+            "the live profile has no pixels_per_degree: measure it with `gcc-gym calibrate` "
+            "and put it in the profile"
+        )
+    camera = Camera(
+        profile.pixels_per_degree, size=profile.resolution, hfov_deg=SIM_CAMERA.hfov_deg
+    )
+    return make_skills(camera, profile_minimap(profile.hud["minimap"]))

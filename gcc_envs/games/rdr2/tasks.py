@@ -13,6 +13,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from gcc_envs.core.spec import TaskSpec
 from gcc_envs.core.task import Task, TaskStatus
 from gcc_envs.errors import GCCError
 
@@ -148,6 +149,35 @@ def make_task(key: str) -> MissionTask:
 def task_keys() -> list[str]:
     """Every task key: the missions, then each checkpoint alone."""
     return [*INSTRUCTIONS, *(f"{c.mission}:{c.name}" for c in CHECKPOINTS)]
+
+
+_SCRIPT = "agents.scripted.rdr2:RDR2Script"
+#: The task table: each mission (500 steps per checkpoint, the paper's limit per checkpoint
+#: task), then each checkpoint alone (500 steps, run through its mission's id with ``task=``).
+TABLE: tuple[TaskSpec, ...] = (
+    *(
+        TaskSpec(
+            mission,
+            mission.capitalize(),
+            max_steps=MAX_STEPS * len(checkpoints(mission)),
+            instruction=INSTRUCTIONS[mission],
+            script=_SCRIPT,
+        )
+        for mission in INSTRUCTIONS
+    ),
+    *(
+        TaskSpec(
+            f"{c.mission}:{c.name}",
+            f"{c.mission.capitalize()}:{c.name}",
+            max_steps=MAX_STEPS,
+            difficulty=c.difficulty,
+            registered=False,
+            parent=c.mission,
+            script=_SCRIPT,
+        )
+        for c in CHECKPOINTS
+    ),
+)
 
 
 class TaskTable(Mapping[str, MissionTask]):

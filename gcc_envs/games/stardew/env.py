@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from gcc_envs.core.task import Task
 from gcc_envs.games.game_env import GameEnv
-from gcc_envs.games.stardew.live import PROFILE
-from gcc_envs.games.stardew.skills import MAX_SKILL_CALLS, SKILL_GRID, SKILLS
-from gcc_envs.games.stardew.tasks import TASKS
+from gcc_envs.games.stardew import GAME
 
 
 class StardewEnv(GameEnv):
@@ -68,14 +65,4 @@ class StardewEnv(GameEnv):
     * v0 (unversioned ids): first release.
     """
 
-    game = "stardew"
-    title = "Stardew"
-    TASKS = TASKS
-    default_task = "cultivation"
-    profile = PROFILE
-    skill_library = SKILLS
-    skill_grid = SKILL_GRID
-    max_skill_calls = MAX_SKILL_CALLS
-
-    def make_task(self, key: str) -> Task:
-        return TASKS[key]()
+    game_spec = GAME

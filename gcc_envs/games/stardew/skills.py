@@ -21,6 +21,7 @@ from collections.abc import Callable, Generator
 import numpy as np
 
 from gcc_envs.core.events import TAP_S, Click, Event, KeyPress, Wait
+from gcc_envs.core.profile import LiveProfile
 from gcc_envs.core.skills import SkillLibrary
 from gcc_envs.errors import CodeActionError
 from gcc_envs.games.stardew.sim import layout
@@ -332,5 +333,10 @@ SKILL_GRID: dict[str, dict[str, tuple[float | int, ...]]] = {
     "do_action": {},
     "select_tool": {"key": (1, 2, 3, 4, 5, 6)},
 }
-#: Skill calls per step, as in the paper (select a tool, then use it).
-MAX_SKILL_CALLS = 2
+
+
+def skills_for(profile: LiveProfile, real: bool) -> SkillLibrary:
+    """The skills an env gets (the spec's ``make_skills``): they read only frames, laid out
+    as the game lays its screen out at any size, so the simulator and the real game share
+    them."""
+    return SKILLS

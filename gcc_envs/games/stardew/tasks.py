@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from gcc_envs.core.spec import TaskSpec
 from gcc_envs.core.task import Task, TaskStatus
 
 #: Obstacles FarmClearup must clear to count as a success (the paper reports the count). About
@@ -148,3 +149,21 @@ TASKS: dict[str, type[Task]] = {
     "cultivation": Cultivation,
     "shopping": Shopping,
 }
+
+_SCRIPTS = "agents.scripted.stardew"
+#: The task table: the paper gives each Stardew task 100 steps and no difficulty label.
+TABLE: tuple[TaskSpec, ...] = tuple(
+    TaskSpec(
+        key,
+        cls.name,
+        max_steps=cls.max_steps,
+        instruction=cls.instruction,
+        script=f"{_SCRIPTS}:{cls.name}Script",
+    )
+    for key, cls in TASKS.items()
+)
+
+
+def make_task(key: str) -> Task:
+    """A fresh task for ``key`` (tasks keep per-episode state)."""
+    return TASKS[key]()

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from gcc_envs.core.toml_data import Entry, entries, read
 from gcc_envs.errors import DataError
 from gcc_envs.games.rdr2.sim.data import (
     CheckpointSpec,
@@ -25,7 +26,6 @@ from gcc_envs.games.rdr2.sim.data import (
     RegionData,
 )
 from gcc_envs.games.rdr2.sim.state import BLOCKS, CELL_M, GROUNDS, NPC_KINDS, PROP_KINDS
-from gcc_envs.games.toml_data import Entry, entries, read
 
 DATA_DIR = Path(__file__).with_name("data")
 MISSIONS = ("mission1", "mission2", "mission3")

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from gcc_envs.games.stardew.live import PROFILE
 from gcc_envs.games.stardew.sim import actions, clock, layout, menus
 from gcc_envs.games.stardew.sim.data import GameData, load_data
 from gcc_envs.games.stardew.sim.render import render
@@ -37,7 +38,7 @@ class StardewSim:
     ``x``/``enter`` (or a click) answer dialogues. The pointer is normalised (u, v) in [0, 1].
     """
 
-    keys: tuple[str, ...] = ("w", "a", "s", "d", "c", "x", "e", "esc", "enter", *"1234567890-=")
+    keys: tuple[str, ...] = PROFILE.keys
     native_size: tuple[int, int] = (1280, 720)
 
     def __init__(self, data: GameData | None = None) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from gcc_envs.core.toml_data import Entry, entries, read
 from gcc_envs.errors import DataError
 from gcc_envs.games.stardew.sim.data import (
     BUILTIN_TILES,
@@ -23,7 +24,6 @@ from gcc_envs.games.stardew.sim.data import (
 )
 from gcc_envs.games.stardew.sim.layout import SHOP_ROWS
 from gcc_envs.games.stardew.sim.loader_maps import check_links, load_map
-from gcc_envs.games.toml_data import Entry, entries, read
 
 MAX_SHOP_ROWS = len(SHOP_ROWS)
 

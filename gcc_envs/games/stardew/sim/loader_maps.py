@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from gcc_envs.core.toml_data import Entry, entries, read
 from gcc_envs.errors import DataError
 from gcc_envs.games.stardew.sim.data import (
     DOOR,
@@ -23,7 +24,6 @@ from gcc_envs.games.stardew.sim.data import (
     TileKind,
     Warp,
 )
-from gcc_envs.games.toml_data import Entry, entries, read
 
 
 def _warp(e: Entry) -> Warp:

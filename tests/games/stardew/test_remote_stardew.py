@@ -17,7 +17,7 @@ import pytest
 import agents
 import gcc_envs  # noqa: F401 - registers the ids
 from agents.play import play_command
-from gcc_envs.backends.desktop.judge import StateFileJudge
+from gcc_envs.judges import StateFileJudge
 
 pytest.importorskip("pygame")
 pytestmark = [

@@ -16,8 +16,8 @@ import agents
 import gcc_envs  # noqa: F401 - registers the ids
 from agents.play import paused_banner, play_command
 from gcc_envs import KeyDown, Program, Wait
-from gcc_envs.backends.desktop.judge import StateFileJudge
 from gcc_envs.errors import BackendError
+from gcc_envs.judges import StateFileJudge
 
 pytest.importorskip("pygame")
 pytestmark = [

@@ -10,8 +10,10 @@ choice, ``judge=``:
 * ``"human"`` — a person answers on the terminal when the episode ends.
 * ``None`` — success is never claimed; ``info["judge"]`` is ``None``.
 
-:func:`judged` puts a judge between an env and its task (:class:`JudgedTask`) and adds
-``info["judge"]`` (:class:`JudgeInfo`).
+A judge is a task decorator (:class:`JudgedTask`) that the env factory applies when it builds
+an env for a real screen: the backend's probe is what the judge read (a :class:`Verdict`, or a
+state-file judge's rebuilt game state, which the game's own task checks), ``info["judge"]``
+names the judge, and a human judge is asked once when the episode ends.
 """
 
 from __future__ import annotations
@@ -22,9 +24,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-
-import gymnasium as gym
-import numpy as np
 
 from gcc_envs.core.task import Task, TaskStatus
 from gcc_envs.errors import BackendError, GCCError
@@ -181,8 +180,11 @@ def make_judge(spec: Any, mirror_factory: Callable[[], Any] | None = None) -> An
 class JudgedTask(Task):
     """A task whose probe may be a judge's :class:`Verdict` instead of the game's state."""
 
-    def __init__(self, inner: Task) -> None:
+    def __init__(self, inner: Task, judge: Any) -> None:
         self.inner = inner
+        self.judge = judge
+        #: What ``info["judge"]`` says: the spec, or the class name of a judge object.
+        self.judge_name = getattr(judge, "spec", type(judge).__name__)
         self.name = inner.name
         self.instruction = inner.instruction
         self.max_steps = inner.max_steps
@@ -203,47 +205,17 @@ class JudgedTask(Task):
             return TaskStatus(progress=float(probe.success), success=probe.success)
         return self.inner.evaluate(probe)
 
+    def final(self, probe: Any, status: TaskStatus) -> TaskStatus:
+        if isinstance(self.judge, HumanJudge) and not (status.success or status.failure):
+            if self.judge.decide(self.instruction):
+                return TaskStatus(progress=1.0, success=True, metrics=status.metrics)
+            return status
+        if isinstance(probe, Verdict):
+            return status
+        return self.inner.final(probe, status)
+
     def reward(self, before: TaskStatus, after: TaskStatus) -> float:
         return self.inner.reward(before, after)
 
-
-class JudgeInfo(gym.Wrapper):
-    """Adds ``info["judge"]``; with a human judge, asks at episode end and records the answer.
-
-    The end is the agent's ``DONE``/``FAIL`` (terminated) or the task's step limit.
-    """
-
-    def __init__(self, env: gym.Env, judge: Any) -> None:
-        super().__init__(env)
-        self.judge = judge
-        self._steps = 0
-        self._instruction = ""
-        #: What ``info["judge"]`` says: the spec, or the class name of a judge object.
-        self.judge_name = getattr(judge, "spec", type(judge).__name__)
-
-    def reset(self, **kwargs: Any) -> tuple[np.ndarray, dict[str, Any]]:
-        obs, info = self.env.reset(**kwargs)
-        self._steps = 0
-        self._instruction = str(info.get("instruction", ""))
-        info["judge"] = self.judge_name
-        return obs, info
-
-    def step(self, action: Any) -> tuple[Any, Any, bool, bool, dict[str, Any]]:
-        obs, reward, terminated, truncated, info = self.env.step(action)
-        self._steps += 1
-        info["judge"] = self.judge_name
-        task = self.env.unwrapped.task
-        at_end = terminated or truncated or self._steps >= task.max_steps
-        if isinstance(self.judge, HumanJudge) and at_end and not info.get("success"):
-            if self.judge.decide(self._instruction):
-                info["success"] = True
-                info.pop("failure", None)
-                reward = float(reward) + task.success_reward
-            terminated = True
-        return obs, reward, terminated, truncated, info
-
-
-def judged(env: gym.Env, judge: Any) -> gym.Env:
-    """``env`` with its task behind ``judge`` (see the module docstring)."""
-    env.task = JudgedTask(env.task)  # type: ignore[attr-defined]
-    return JudgeInfo(env, judge)
+    def extra_info(self) -> dict[str, Any]:
+        return {**self.inner.extra_info(), "judge": self.judge_name}

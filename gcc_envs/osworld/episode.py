@@ -1,0 +1,233 @@
+"""``EpisodeRunner``: start a task's episode on a desktop backend, and score it at the end.
+
+``start`` gives the episode a fresh session (home, session bus, user), opens a terminal for
+tasks of the Ubuntu desktop (``os`` in ``related_apps``: OSWorld's dock has one), runs the
+setup steps and waits for the screen to settle. ``finish`` runs the postconfig steps and the
+evaluator. ``end`` stops the episode's programs and removes its home. Unsupported tasks
+(``data/unsupported.toml``) load, show their instruction and score 0 with the reason.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
+import numpy as np
+
+from gcc_envs.errors import GCCError
+from gcc_envs.osworld.evaluate import Verdict, score, unknown_parts
+from gcc_envs.osworld.getters import Context
+from gcc_envs.osworld.runtime import (
+    Episode,
+    default_user,
+    event_sender,
+    fill_placeholders,
+    screen_placeholders,
+)
+from gcc_envs.osworld.setup import SetupError, run_steps
+from gcc_envs.osworld.taskfile import OSWorldTask, Step, localize
+
+log = logging.getLogger(__name__)
+
+#: Getters that read Chromium's profile files, which Chromium writes up to 10 s after a change.
+CHROME_FILE_GETTERS = frozenset({"enable_do_not_track", "enable_safe_browsing", "new_startup_page",
+                                 "data_delete_automacally", "profile_name", "chrome_font_size",
+                                 "default_search_engine", "bookmarks"})  # fmt: skip
+#: How long after the last input Chromium's preferences are surely on disk (it commits them
+#: every 10 s while running).
+PREFS_COMMIT_S = 11.0
+#: Chromium writes bookmarks 2.5 s after a change, and a SIGTERM does not hurry it.
+BOOKMARKS_SAVE_S = 3.0
+
+
+@lru_cache(maxsize=1)
+def unsupported() -> Mapping[str, str]:
+    """Bundled task id → why it cannot run here."""
+    text = (resources.files("gcc_envs.osworld") / "data" / "unsupported.toml").read_text("utf-8")
+    return {k: " ".join(v["reason"].split()) for k, v in tomllib.loads(text).items()}
+
+
+def needed_programs(task: OSWorldTask) -> list[str]:
+    """Programs the task's episode starts or its evaluator runs (for skips and messages)."""
+    from gcc_envs.osworld.apps import find_app
+
+    text = json.dumps([[s.params for s in task.config], [s.params for s in task.evaluator.postconfig],
+                       task.evaluator.results])  # fmt: skip
+    needed = ["dbus-daemon"]
+    if "os" in task.related_apps:
+        needed.append("xterm")
+    for step in (*task.config, *task.evaluator.postconfig):
+        command = step.params.get("command") if step.kind == "launch" else None
+        words = command.split() if isinstance(command, str) else list(command or [])
+        app = next((find_app(w) for w in words if find_app(w) is not None), None)
+        if app is not None:
+            needed += [app.program, *app.server[:1]]
+    needed += [
+        p
+        for p in ("gsettings", "sar", "xdg-mime")
+        if p in text or (p == "sar" and "sysstat" in text)
+    ]
+    if "default_video_player" in text:
+        needed.append("xdg-mime")
+    return sorted(set(needed))
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How an episode ended: its score and how the evaluator reached it."""
+
+    score: float
+    verdict: Verdict | None = None
+    notes: tuple[str, ...] = ()
+    #: The report as a remote episode server made it (when ``verdict`` stayed there).
+    remote: Mapping[str, Any] | None = None
+
+    def report(self) -> dict[str, Any]:
+        if self.remote is not None:
+            return dict(self.remote)
+        slots = self.verdict.slots if self.verdict is not None else ()
+        return {
+            "score": self.score,
+            "slots": [
+                {
+                    "func": s.func,
+                    "score": s.score,
+                    "result": repr(s.result)[:300],
+                    "expected": repr(s.expected)[:300],
+                }
+                for s in slots
+            ],  # fmt: skip
+            "notes": [*self.notes, *(self.verdict.notes if self.verdict else ())],
+        }
+
+
+@dataclass
+class _Running:
+    task: OSWorldTask
+    episode: Episode | None = None
+    session: Any = None
+    probe: Any = None
+    problem: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+class EpisodeRunner:
+    """Runs task episodes on a desktop backend's display (see the module docstring)."""
+
+    def __init__(self, backend: Any, *, user: Any = "auto", window_timeout_s: float = 60.0) -> None:
+        self.backend = backend
+        self.user = default_user() if user == "auto" else user
+        self.window_timeout_s = window_timeout_s
+        self.running: _Running | None = None
+        #: When the agent's last input was sent (``time.monotonic()``).
+        self.last_input = 0.0
+
+    def note_input(self) -> None:
+        """Called after each agent step (the env does): Chromium commits prefs after it."""
+        self.last_input = time.monotonic()
+
+    def start(self, task: OSWorldTask) -> dict[str, Any]:
+        """Set the task's desktop up; returns info entries (``unsupported``/``setup_error``)."""
+        self.end()
+        run = self.running = _Running(task)
+        reason = unsupported().get(task.id)
+        missing = unknown_parts(task.evaluator)
+        if reason is None and missing:
+            reason = f"its evaluator uses what this runner lacks: {', '.join(missing)}"
+        if reason is not None:
+            run.problem = f"unsupported: {reason}"
+            return {"unsupported": reason}
+        from gcc_envs.apps.episode import EpisodeDesktop
+
+        run.session = EpisodeDesktop(
+            self.backend, np.random.default_rng(), home_prefix="osworld-home-"
+        )
+        run.probe = run.session.probe()
+        size = tuple(self.backend.screen_size)
+        ep = run.episode = Episode(
+            run.session, run.probe, event_sender(self.backend), user=self.user,
+            screen_size=size, window_timeout_s=self.window_timeout_s,
+        )  # fmt: skip
+        table = screen_placeholders(size)  # type: ignore[arg-type]
+        try:
+            ep.prepare()
+            if "os" in task.related_apps:
+                ep.launch(["x-terminal-emulator"])
+            run_steps(ep, [self._fill(s, table) for s in task.config])
+            ep.settle()
+        except (SetupError, GCCError) as e:
+            run.problem = f"setup failed: {e}"
+            log.warning("task %s: %s", task.id, run.problem)
+            return {"setup_error": str(e), "setup_notes": list(ep.notes)}
+        return {"setup_notes": list(ep.notes)}
+
+    def _fill(self, step: Step, table: Mapping[str, str]) -> Step:
+        assert self.running is not None and self.running.episode is not None
+        home = self.running.episode.home
+        return Step(step.kind, fill_placeholders(localize(dict(step.params), home), table))
+
+    def context(self) -> Context:
+        run = self.running
+        if run is None or run.episode is None:
+            raise GCCError("no episode is running")
+        ep = run.episode
+        return Context(run.probe, ep.argv, ep.cache, ep.cdp_port)
+
+    def finish(self, last_action: str | None) -> Outcome:
+        """Postconfig and evaluator of the running episode (``last_action``: DONE, FAIL...)."""
+        run = self.running
+        if run is None:
+            raise GCCError("no episode is running")
+        if run.problem is not None:
+            return Outcome(0.0, None, (run.problem,))
+        ev = run.task.evaluator
+        if ev.infeasible or last_action == "FAIL":
+            return Outcome(score(ev, None, last_action).score, score(ev, None, last_action))
+        assert run.episode is not None
+        table = screen_placeholders(tuple(self.backend.screen_size))  # type: ignore[arg-type]
+        notes: list[str] = []
+        self._wait_for_chrome_prefs(run)
+        try:
+            run_steps(run.episode, [self._fill(s, table) for s in ev.postconfig])
+        except (SetupError, GCCError) as e:  # OSWorld scores what is there anyway
+            notes.append(f"postconfig: {e}")
+        verdict = score(ev, self.context(), last_action)
+        return Outcome(verdict.score, verdict, tuple(notes))
+
+    def _wait_for_chrome_prefs(self, run: _Running) -> None:
+        """Before reading Chromium's files while it runs, wait until it has written them.
+
+        OSWorld's own loop waits 20 s before it evaluates; here only tasks that read
+        Chromium's files wait: the commit interval, or the bookmarks' save delay when the
+        postconfig restarts Chromium (a clean exit writes the preferences).
+        """
+        ev = run.task.evaluator
+        reads = {c.get("type") for c in (*ev.results, *ev.expected)} & CHROME_FILE_GETTERS
+        if not reads or run.episode is None or "chrome" not in run.episode.running:
+            return
+        restarts = any(
+            s.kind == "launch" and "pkill" in str(s.params.get("command")) for s in ev.postconfig
+        )
+        wait = BOOKMARKS_SAVE_S if restarts else PREFS_COMMIT_S
+        time.sleep(max(0.0, self.last_input + wait - time.monotonic()))
+
+    def end(self) -> None:
+        """Stop the running episode's programs and remove its home."""
+        run, self.running = self.running, None
+        if run is not None and run.session is not None:
+            try:
+                self.backend.release_all()
+            finally:
+                run.session.close()

@@ -1,0 +1,377 @@
+"""``Episode``: one OSWorld task's desktop — its user, session bus, programs and shell host.
+
+It sits on a :class:`~gcc_envs.apps.session.DesktopSession` (the fresh home, the display, the
+programs it stops at the end) and adds what OSWorld's tasks assume:
+
+* a user: when gcc-gym runs as root, every program of the episode runs as ``nobody``
+  (``setpriv``), so it can write nowhere but the episode's home (and VLC agrees to start);
+* a D-Bus session bus of its own (``dbus-daemon``), so ``gsettings`` reaches a real dconf
+  database in the home, and GTK programs find a bus without spawning stray ones;
+* the programs: task commands are mapped through :mod:`.apps` (``google-chrome`` →
+  Chromium with a throwaway profile and a free debugging port), started, waited for by window
+  title, and stopped on ``pkill`` (the episode's own programs only);
+* the shell host: task files' shell strings run through :mod:`.shell_run` here, with
+  ``gsettings``/``dconf``/``xdg-mime`` as the only outside programs.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import pwd
+import re
+import shutil
+import signal
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from gcc_envs.core.events import Event
+from gcc_envs.core.probe import RunResult
+from gcc_envs.errors import GCCError
+from gcc_envs.osworld import snippets
+from gcc_envs.osworld.apps import App, app_key, apps, find_app
+from gcc_envs.osworld.shell_parse import ShellError
+from gcc_envs.osworld.shell_run import confine
+
+log = logging.getLogger(__name__)
+
+#: Programs a task file's commands may run outside the builtins (as argument lists).
+PROGRAMS = frozenset({"gsettings", "dconf", "xdg-mime"})
+#: The folders of a fresh OSWorld home.
+HOME_FOLDERS = ("Desktop", "Documents", "Downloads", "Music", "Pictures", "Videos",
+                ".config", ".local/share", ".cache")  # fmt: skip
+
+
+@dataclass(frozen=True)
+class RunAs:
+    """The unprivileged user an episode's programs run as (when gcc-gym runs as root)."""
+
+    uid: int
+    gid: int
+    name: str
+
+    def wrap(self, argv: Sequence[str]) -> list[str]:
+        return ["setpriv", f"--reuid={self.uid}", f"--regid={self.gid}", "--clear-groups",
+                "--", *argv]  # fmt: skip
+
+
+def default_user() -> RunAs | None:
+    """``nobody`` when running as root (and ``setpriv`` is there), else None (run as is)."""
+    if os.geteuid() != 0 or shutil.which("setpriv") is None:
+        return None
+    try:
+        entry = pwd.getpwnam("nobody")
+    except KeyError:
+        return None
+    return RunAs(entry.pw_uid, entry.pw_gid, "nobody")
+
+
+def screen_placeholders(size: tuple[int, int]) -> dict[str, str]:
+    """The ``{SCREEN_WIDTH}``-style placeholders of OSWorld's task files."""
+    w, h = size
+    return {"{SCREEN_WIDTH}": str(w), "{SCREEN_HEIGHT}": str(h),
+            "{SCREEN_WIDTH_HALF}": str(w // 2), "{SCREEN_HEIGHT_HALF}": str(h // 2),
+            "{CLIENT_PASSWORD}": "password"}  # fmt: skip
+
+
+def fill_placeholders(value: Any, table: Mapping[str, str]) -> Any:
+    if isinstance(value, str):
+        for k, v in table.items():
+            value = value.replace(k, v)
+        return value
+    if isinstance(value, Mapping):
+        return {k: fill_placeholders(v, table) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(fill_placeholders(v, table) for v in value)
+    return value
+
+
+class Episode:
+    """The desktop of one task episode (see the module docstring)."""
+
+    writable = True
+    programs = PROGRAMS
+
+    def __init__(
+        self,
+        session: Any,
+        probe: Any,
+        send: Callable[[Sequence[Event]], None],
+        *,
+        user: RunAs | None = None,
+        screen_size: tuple[int, int] = (1920, 1080),
+        window_timeout_s: float = 60.0,
+    ) -> None:
+        self.session = session
+        self.screen_size = screen_size
+        self.probe = probe
+        self.send = send
+        self.user = user
+        self.window_timeout_s = window_timeout_s
+        self.home = Path(session.home)
+        #: Environment added to the session's for every program of the episode.
+        self.env: dict[str, str] = {}
+        #: Programs started, by app key: their pids.
+        self.running: dict[str, list[int]] = {}
+        #: Chromium's DevTools port (``google-chrome``), once started.
+        self.cdp_port: int | None = None
+        #: What postconfig steps saved (``"stdout": NAME``), by name.
+        self.cache: dict[str, str] = {}
+        #: What happened that a person should know (mapped commands, ignored variables).
+        self.notes: list[str] = []
+        self._ports: dict[str, int] = {}
+
+    # ---------------------------------------------------------------- setup of the desktop
+    def prepare(self) -> None:
+        """Make the home an OSWorld home, give it to the user, start the session bus."""
+        for folder in HOME_FOLDERS:
+            (self.home / folder).mkdir(parents=True, exist_ok=True)
+        for app in apps():
+            for relative, text in app.seed:
+                path = confine(self.home, self.home, relative)
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(text, "utf-8")
+        runtime = self.home / ".run"
+        runtime.mkdir(mode=0o700, exist_ok=True)
+        self.env.update({"XDG_RUNTIME_DIR": str(runtime), "NO_AT_BRIDGE": "1",
+                         "XDG_CURRENT_DESKTOP": "GNOME", "LANG": "C.UTF-8"})  # fmt: skip
+        self.give_home()
+        self._start_bus(runtime / "bus")
+
+    def _start_bus(self, socket: Path) -> None:
+        if shutil.which("dbus-daemon") is None:
+            self.notes.append("dbus-daemon is missing: gsettings has no dconf database")
+            return
+        address = f"unix:path={socket}"
+        self.session.launch(self.argv(["dbus-daemon", "--session", "--nofork", "--nopidfile",
+                                       f"--address={address}"]))  # fmt: skip
+        deadline = time.monotonic() + 10.0
+        while not socket.exists():
+            if time.monotonic() > deadline:
+                raise GCCError("the episode's D-Bus session bus did not start within 10 s")
+            time.sleep(0.01)
+        self.env["DBUS_SESSION_BUS_ADDRESS"] = address
+
+    def give_home(self) -> None:
+        """Hand every file of the home to the episode's user (after root wrote some)."""
+        if self.user is None:
+            return
+        for root, dirs, files in os.walk(self.home):
+            for name in (*dirs, *files):
+                try:
+                    os.lchown(os.path.join(root, name), self.user.uid, self.user.gid)
+                except OSError:
+                    pass
+        os.chown(self.home, self.user.uid, self.user.gid)
+
+    def argv(self, argv: Sequence[str], env: Mapping[str, str] | None = None) -> list[str]:
+        """``argv`` as the episode runs it: its environment added, as its user."""
+        extra = {**self.env, **(env or {})}
+        full = ["env", *(f"{k}={v}" for k, v in extra.items()), *argv] if extra else list(argv)
+        return self.user.wrap(full) if self.user is not None else full
+
+    # ---------------------------------------------------------------- programs
+    def launch(self, task_argv: Sequence[str], env: Mapping[str, str] | None = None) -> None:
+        """Start what a task's ``launch`` names (mapped) and wait for its window."""
+        task_argv = list(task_argv)
+        if not task_argv:
+            raise ShellError("launch needs a command")
+        name = task_argv[0].rsplit("/", 1)[-1]
+        if name == "socat":  # OSWorld forwards Chrome's port out of its VM; not needed here
+            self.notes.append("socat not needed: the debugging port is reached directly")
+            return
+        if name in ("pkill", "killall"):
+            self.stop(task_argv[-1])
+            return
+        app = find_app(name)
+        if app is None:
+            raise ShellError(f"launch {name!r}: not a program this runner knows (see apps.toml)")
+        if shutil.which(app.program) is None:
+            raise GCCError(f"{app.program} is not installed (package {app.package})")
+        port = self._port(app)
+        url = ""
+        if app.server:
+            url = self._start_server(app, port)
+        profile = str(self.home / ".cache" / f"{app.key}-window")
+        argv = app.argv(task_argv, home=str(self.home), port=port, profile=profile, url=url,
+                        size=self.screen_size)  # fmt: skip
+        if app.key == "chrome":
+            self.cdp_port = port
+        pid = self.session.launch(self.argv(argv, {**dict(app.env), **(env or {})}))
+        self.running.setdefault(app.key, []).append(pid)
+        self.notes.append(f"{task_argv[0]} runs as {argv[0]}")
+        self.wait_window(app)
+
+    def _port(self, app: App) -> int:
+        if not app.needs_port:
+            return 0
+        if app.key not in self._ports:
+            self._ports[app.key] = self.session.free_port()
+        return self._ports[app.key]
+
+    def _start_server(self, app: App, port: int) -> str:
+        key = f"{app.key}:server"
+        if key not in self.running:
+            if shutil.which(app.server[0]) is None:
+                raise GCCError(f"{app.server[0]} is not installed ({app.package})")
+            pid = self.session.start_server(
+                self.argv(app.server_argv(home=str(self.home), port=port)), port=port,
+                ready_timeout_s=self.window_timeout_s,
+            )  # fmt: skip
+            self.running[key] = [pid]
+        return f"http://127.0.0.1:{port}/?folder={self.home}"
+
+    def wait_window(self, app: App) -> None:
+        rx = re.compile(app.window)
+        deadline = time.monotonic() + self.window_timeout_s
+        while not any(rx.search(t) for t in self._titles()):
+            if time.monotonic() > deadline:
+                raise GCCError(
+                    f"no {app.key} window ({app.window!r}) within {self.window_timeout_s:.0f} s"
+                )
+            time.sleep(0.1)
+
+    def _titles(self) -> list[str]:
+        """The windows' titles; a window that closes while they are read is a retry, not an
+        error (python-xlib then misreports its BadWindow, as a RandR error, when mss loaded
+        RandR on the connection)."""
+        try:
+            return list(self.probe.window_titles())
+        except (AttributeError, GCCError) as e:
+            log.debug("window list changed while read (%s); reading again", e)
+            return []
+        except Exception as e:  # Xlib.error.XError: the same race, reported properly
+            if type(e).__module__.startswith("Xlib"):
+                log.debug("window list changed while read (%s); reading again", e)
+                return []
+            raise
+
+    def settle(self, quiet_s: float = 0.6, timeout_s: float = 15.0) -> bool:
+        """Wait until the screen stops changing (programs painted); False at the timeout."""
+        import numpy as np
+
+        deadline = time.monotonic() + timeout_s
+        last = None
+        still_since = None
+        while time.monotonic() < deadline:
+            frame = np.asarray(self.probe.screenshot())[::8, ::8].astype(np.int16)
+            now = time.monotonic()
+            if last is not None and frame.shape == last.shape and np.abs(frame - last).mean() < 0.3:
+                still_since = still_since or now
+                if now - still_since >= quiet_s:
+                    return True
+            else:
+                still_since = None
+            last = frame
+            time.sleep(0.15)
+        return False
+
+    def stop(self, name: str, timeout_s: float = 10.0) -> None:
+        """``pkill NAME``: stop this episode's programs of that app (never anyone else's)."""
+        key = app_key(name)
+        pids = self.running.pop(key, [])
+        for pid in pids:
+            _terminate(pid, timeout_s)
+        self.notes.append(f"pkill {name}: stopped {len(pids)} {key} program(s) of this episode")
+
+    def focus(self, window_name: str) -> None:
+        """``activate_window``: focus the window the task names (mapped to this desktop's)."""
+        from gcc_envs.osworld.apps import app_for_window
+
+        app = app_for_window(window_name)
+        pattern = app.window if app is not None else re.escape(window_name)
+        self.session.focus(pattern)
+        backend = getattr(self.session, "backend", None)
+        if backend is not None and hasattr(backend, "retarget"):
+            backend.retarget(None)  # focused, but OSWorld's agent still sees the whole screen
+
+    # ---------------------------------------------------------------- shell host
+    def run_program(
+        self, argv: Sequence[str], timeout_s: float, env: Mapping[str, str]
+    ) -> RunResult:
+        if argv[0] not in PROGRAMS:
+            raise ShellError(f"{argv[0]!r} is not run here")
+        return self.session.run(self.argv(argv, env), timeout_s=timeout_s)
+
+    def has_program(self, name: str) -> bool:
+        return shutil.which(name) is not None
+
+    def python(self, code: str, deadline: float) -> RunResult:
+        op = snippets.recognise(code)
+        if isinstance(op, snippets.SendEvents):
+            self.send(op.events)
+        elif isinstance(op, snippets.EditJson):
+            self._edit_json(op)
+        else:
+            self._set_line(op)
+        return RunResult(0, "", "")
+
+    def _edit_json(self, op: snippets.EditJson) -> None:
+        path = confine(self.home, self.home, op.path)
+        doc = json.loads(path.read_text("utf-8")) if path.exists() else {}
+        for keys, value in op.sets:
+            node = doc
+            for k in keys[:-1]:
+                node = node.setdefault(k, {})
+            node[keys[-1]] = value
+        path.write_text(json.dumps(doc), "utf-8")
+
+    def _set_line(self, op: snippets.SetLine) -> None:
+        path = confine(self.home, self.home, op.relative)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        text = path.read_text("utf-8", "replace") if path.exists() else ""
+        line = f"{op.key}={op.value}"
+        rx = re.compile(rf"(?m)^#?\s*{re.escape(op.key)}=.*$")
+        if rx.search(text):
+            text = rx.sub(line, text)
+        else:
+            text += ("" if text.endswith("\n") or not text else "\n") + line + "\n"
+        path.write_text(text, "utf-8")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False
+
+
+def _terminate(pid: int, timeout_s: float) -> None:
+    """SIGTERM ``pid`` (a clean shutdown saves settings), then SIGKILL its group."""
+    try:
+        os.kill(pid, signal.SIGTERM)
+    except ProcessLookupError:
+        return
+    deadline = time.monotonic() + timeout_s
+    while _alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def event_sender(backend: Any) -> Callable[[Sequence[Event]], None]:
+    """Send events to ``backend`` (frame pixels), sleeping through their waits; keys released."""
+    from gcc_envs.core.expand import PointerTracker, expand
+
+    W, H = backend.size
+
+    def send(events: Sequence[Event]) -> None:
+        pointer = PointerTracker(W // 2, H // 2)
+        try:
+            for event in events:
+                for p in expand(event, pointer):
+                    if isinstance(p, float):
+                        time.sleep(p)
+                    else:
+                        backend.send(p)
+        finally:
+            backend.release_all()
+
+    return send

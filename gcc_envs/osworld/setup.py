@@ -1,0 +1,130 @@
+"""The setup (and postconfig) step kinds of OSWorld's task files, run on an :class:`Episode`.
+
+``launch`` starts a mapped program and waits for its window; ``execute`` / ``command`` run a
+command through the confined shell (``stdout`` saves its output for a ``cache_file``
+getter); ``sleep`` waits (at most :data:`MAX_SLEEP_S`); ``activate_window`` focuses a window;
+``open`` opens a file of the home with the program for its kind. Any other kind is refused
+with the reason. A refused step stops the setup with a :class:`SetupError` naming the step.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import PurePath
+from typing import Any
+
+from gcc_envs.errors import GCCError
+from gcc_envs.osworld.runtime import Episode
+from gcc_envs.osworld.shell_parse import ShellError
+from gcc_envs.osworld.shell_run import confine, run_argv, run_shell, split_simple
+from gcc_envs.osworld.taskfile import Step
+
+#: Longest ``sleep`` step accepted (OSWorld's are a few seconds).
+MAX_SLEEP_S = 30.0
+#: Longest a command step may run.
+COMMAND_TIMEOUT_S = 30.0
+#: Programs that open a file of a kind (``open`` steps), by suffix.
+OPENERS = {".pptx": "libreoffice", ".odp": "libreoffice", ".docx": "libreoffice",
+           ".odt": "libreoffice", ".xlsx": "libreoffice", ".ods": "libreoffice",
+           ".png": "gimp", ".jpg": "gimp", ".jpeg": "gimp", ".xcf": "gimp",
+           ".mp4": "vlc", ".mkv": "vlc", ".mp3": "vlc", ".html": "google-chrome"}  # fmt: skip
+#: Step kinds OSWorld has that cannot run here, with the reason.
+REFUSED = {
+    "download": "downloads a file from the internet",
+    "chrome_open_tabs": "opens live websites",
+    "googledrive": "needs a Google account",
+    "login": "needs an account",
+    "proxy": "needs a proxy server",
+}
+
+
+class SetupError(GCCError):
+    """A setup or postconfig step that was refused or failed."""
+
+
+def _is_shell(params: Mapping[str, Any]) -> bool:
+    return params.get("shell") in (True, "true", "True", 1)
+
+
+def launch(ep: Episode, command: str | Sequence[str], shell: Any = False, **_: Any) -> None:
+    if isinstance(command, str):
+        env, argv = split_simple(command)
+    else:
+        env, argv = {}, list(command)
+    ep.launch(argv, env)
+
+
+def execute(
+    ep: Episode, command: str | Sequence[str], shell: Any = False, stdout: str = "",
+    stderr: str = "", **_: Any,
+) -> None:  # fmt: skip
+    if isinstance(command, str):
+        result = run_shell(ep, command, COMMAND_TIMEOUT_S)
+    else:
+        result = run_argv(ep, list(command), COMMAND_TIMEOUT_S)
+    if result.stderr:
+        ep.notes.append(f"{str(command)[:60]!r}: {result.stderr[:300]}")
+    if result.returncode:
+        ep.notes.append(f"{str(command)[:60]!r} exited with status {result.returncode}")
+    for name, text in ((stdout, result.stdout), (stderr, result.stderr)):
+        if name:
+            if PurePath(name).name != name:
+                raise ShellError(f"a cache file name has no folders, got {name!r}")
+            ep.cache[name] = text
+    ep.give_home()
+
+
+def sleep(ep: Episode, seconds: Any = 1.0, **_: Any) -> None:
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or seconds < 0:
+        raise ShellError(f"sleep needs a non-negative number of seconds, got {seconds!r}")
+    if seconds > MAX_SLEEP_S:
+        raise ShellError(f"sleep {seconds:g} s is longer than the {MAX_SLEEP_S:g} s allowed")
+    time.sleep(seconds)
+
+
+def activate_window(ep: Episode, window_name: str, **_: Any) -> None:
+    if not isinstance(window_name, str) or not window_name:
+        raise ShellError("activate_window needs a window_name")
+    ep.focus(window_name)
+
+
+def open_file(ep: Episode, path: str, **_: Any) -> None:
+    target = confine(ep.home, ep.home, path)
+    opener = OPENERS.get(target.suffix.lower())
+    if opener is None:
+        raise ShellError(f"open: no program opens {target.suffix or 'files without a suffix'}")
+    ep.launch([opener, str(target)])
+
+
+STEPS: dict[str, Callable[..., None]] = {
+    "launch": launch, "execute": execute, "command": execute, "sleep": sleep,
+    "activate_window": activate_window, "open": open_file,
+}  # fmt: skip
+
+
+def run_step(ep: Episode, step: Step) -> None:
+    """Run one step (a :class:`SetupError` names it when refused or failed)."""
+    fn = STEPS.get(step.kind)
+    if fn is None:
+        reason = REFUSED.get(step.kind, "is not one of " + ", ".join(sorted(STEPS)))
+        raise SetupError(f"setup step {step.kind!r} cannot run here: it {reason}")
+    try:
+        fn(ep, **step.params)
+    except TypeError as e:
+        raise SetupError(f"setup step {step.kind!r}: bad parameters: {e}") from None
+    except GCCError as e:
+        raise SetupError(f"setup step {step.kind!r}: {e}") from e
+
+
+def run_steps(ep: Episode, steps: Sequence[Step]) -> None:
+    for i, step in enumerate(steps):
+        try:
+            run_step(ep, step)
+        except SetupError as e:
+            raise SetupError(f"step {i + 1} of {len(steps)}: {e}") from e
+
+
+def suite_steps() -> dict[str, Callable[..., None]]:
+    """The step kinds, for ``SuiteSpec.setup_steps`` (each takes an :class:`Episode`)."""
+    return dict(STEPS)

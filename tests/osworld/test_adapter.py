@@ -1,0 +1,199 @@
+"""``DesktopEnv`` runs an OSWorld-style agent loop unchanged; hostile task files are contained."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from solutions import SOLUTIONS
+
+from gcc_envs.osworld.taskfile import bundled_paths
+
+pytestmark = [pytest.mark.desktop]
+
+
+def _example(key: str) -> dict[str, Any]:
+    return json.loads(next(f for _, f in bundled_paths() if f.name.startswith(key)).read_text())
+
+
+class ScriptedAgent:
+    """An agent with OSWorld's agent interface (``reset``, ``predict``) that plays a script."""
+
+    def __init__(self, actions: list[Any]) -> None:
+        self.script = list(actions)
+
+    def reset(self) -> None:
+        self.queue = list(self.script)
+
+    def predict(self, instruction: str, obs: dict[str, Any]) -> tuple[str, list[Any]]:
+        assert instruction and obs["screenshot"].startswith(b"\x89PNG")
+        return "scripted", [self.queue.pop(0)] if self.queue else ["DONE"]
+
+
+def run_single_example(agent: Any, env: Any, example: dict, max_steps: int, instruction: str,
+                       sleep_after_execution: float, result_dir: Path) -> float:  # fmt: skip
+    """OSWorld's ``lib_run_single.run_single_example`` shape, against the public interface."""
+    agent.reset()
+    obs = env.reset(task_config=example)
+    done = False
+    step_idx = 0
+    env.controller.start_recording()
+    while not done and step_idx < max_steps:
+        response, actions = agent.predict(instruction, obs)
+        for action in actions:
+            obs, reward, done, info = env.step(action, sleep_after_execution)
+            (result_dir / f"step_{step_idx + 1}.png").write_bytes(obs["screenshot"])
+            if done:
+                break
+        step_idx += 1
+    result = env.evaluate()
+    (result_dir / "result.txt").write_text(f"{result}\n")
+    env.controller.end_recording(str(result_dir / "recording.mp4"))
+    return result
+
+
+@pytest.fixture(scope="module")
+def desktop_env() -> Iterator[Any]:
+    if shutil.which("Xvfb") is None or shutil.which("xterm") is None:
+        pytest.skip("needs Xvfb, openbox and xterm")
+    from gcc_envs.osworld import DesktopEnv
+
+    env = DesktopEnv(action_space="pyautogui", require_a11y_tree=False)
+    yield env
+    env.close()
+
+
+def test_an_osworld_agent_loop_completes_a_task(desktop_env: Any, tmp_path: Path) -> None:
+    example = _example("e0df059f")
+    agent = ScriptedAgent(SOLUTIONS["e0df059f"])
+    score = run_single_example(
+        agent, desktop_env, example, 15, example["instruction"], 0.5, tmp_path
+    )
+    assert score == 1.0
+    assert (tmp_path / "result.txt").read_text() == "1.0\n"
+    assert (tmp_path / "step_1.png").read_bytes().startswith(b"\x89PNG")
+    assert (tmp_path / "recording.mp4").stat().st_size > 0
+    assert desktop_env.action_history[-1] == "DONE"
+
+
+def test_doing_nothing_scores_zero_and_fail_ends_the_episode(desktop_env: Any) -> None:
+    obs = desktop_env.reset(task_config=_example("e0df059f"))
+    assert obs["instruction"].startswith("I have a directory")
+    obs, reward, done, info = desktop_env.step("FAIL", 0)
+    assert done and info == {"fail": True} and reward == 0.0
+    assert desktop_env.evaluate() == 0.0
+
+
+def test_code_is_parsed_never_run(desktop_env: Any, tmp_path: Path) -> None:
+    desktop_env.reset(task_config=_example("e0df059f"))
+    marker = tmp_path / "ran"
+    _, _, done, info = desktop_env.step(f"import os; os.system('touch {marker}')", 0)
+    assert not done and "not allowed" in info["error"] and not marker.exists()
+
+
+def test_computer_13_actions(tmp_path: Path) -> None:
+    from gcc_envs.osworld import DesktopEnv
+
+    env = DesktopEnv(action_space="computer_13", require_a11y_tree=False)
+    try:
+        env.reset(task_config=_example("e0df059f"))
+        command = "mv ~/Desktop/todo_list_Jan_1 ~/Desktop/todo_list_Jan_2"
+        for action in ({"action_type": "CLICK", "parameters": {"x": 300, "y": 200}},
+                       {"action_type": "TYPING", "parameters": {"text": command}},
+                       {"action_type": "PRESS", "parameters": {"key": "enter"}}, "DONE"):  # fmt: skip
+            env.step(action, 0.3)
+        time.sleep(1)
+        assert env.evaluate() == 1.0
+    finally:
+        env.close()
+
+
+# ---- hostile task files --------------------------------------------------------------------
+
+
+def _hostile(config: list[dict], evaluator: dict | None = None) -> dict[str, Any]:
+    return {"id": "hostile", "instruction": "nothing to do", "config": config,
+            "evaluator": evaluator or {"func": "exact_match", "result": {"type": "vm_command_line",
+                                       "command": "echo hi", "shell": True},
+                                       "expected": {"type": "rule", "rules": {"expected": "hi\n"}}}}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "step",
+    [
+        {
+            "type": "execute",
+            "parameters": {"command": "echo pwned > /tmp/osworld-hostile-{tag}", "shell": True},
+        },
+        {"type": "execute", "parameters": {"command": ["touch", "/tmp/osworld-hostile-{tag}"]}},
+        {
+            "type": "command",
+            "parameters": {"command": "cd /tmp && mkdir osworld-hostile-{tag}", "shell": True},
+        },
+        {
+            "type": "execute",
+            "parameters": {"command": ["python3", "-c", "open('/tmp/osworld-hostile-{tag}', 'w')"]},
+        },
+        {
+            "type": "launch",
+            "parameters": {"command": ["bash", "-c", "touch /tmp/osworld-hostile-{tag}"]},
+        },
+        {"type": "execute", "parameters": {"command": "sleep 100000", "shell": True}},
+        {"type": "execute", "parameters": {"command": ["sleep", "100000"]}},
+        {"type": "sleep", "parameters": {"seconds": 100000}},
+        {"type": "download", "parameters": {"files": [{"url": "http://x", "path": "/tmp/y"}]}},
+    ],
+    ids=[
+        "shell-write",
+        "argv-touch",
+        "cd-mkdir",
+        "python",
+        "launch-bash",
+        "sleep-shell",
+        "sleep-argv",
+        "sleep-step",
+        "download",
+    ],  # fmt: skip
+)
+def test_hostile_setup_is_refused_reported_and_changes_nothing_outside(
+    osworld_env: Any, step: dict
+) -> None:
+    tag = f"{os.getpid()}-{time.monotonic_ns()}"
+    step = json.loads(json.dumps(step).replace("{tag}", tag))
+    before = set(os.listdir("/tmp"))
+    t0 = time.monotonic()
+    _, info = osworld_env.reset(options={"task": _hostile([step])})
+    assert time.monotonic() - t0 < 30, "a setup step ran past its timeout"
+    assert "setup_error" in info and info["setup_error"]
+    assert not any(name.startswith("osworld-hostile-") for name in set(os.listdir("/tmp")) - before)
+    _, _, _, _, end = osworld_env.step("DONE")
+    assert end["score"] == 0.0 and "setup failed" in " ".join(end["evaluation"]["notes"])
+
+
+def test_a_getter_path_traversal_reads_nothing_outside(osworld_env: Any, tmp_path: Path) -> None:
+    secret = tmp_path / "secret"
+    secret.write_text("CPU")
+    evaluator = {"func": "file_contains", "expected": {"type": "rule", "rules": {"expected": ["CPU"]}},
+                 "result": {"type": "vm_file", "path": f"/home/user/../../../..{secret}"}}  # fmt: skip
+    osworld_env.reset(options={"task": _hostile([], evaluator)})
+    _, _, _, _, end = osworld_env.step("DONE")
+    assert end["score"] == 0.0 and "outside" in " ".join(end["evaluation"]["notes"])
+
+
+def test_the_gym_env_takes_computer_13_through_use_code(osworld_env: Any) -> None:
+    from wrappers import UseCode
+
+    env = UseCode(osworld_env)
+    env.reset(options={"task": "e0df059f"})
+    command = "mv ~/Desktop/todo_list_Jan_1 ~/Desktop/todo_list_Jan_2"
+    for action in ({"action_type": "CLICK", "x": 300, "y": 200}, {"action_type": "TYPING", "text": command},
+                   {"action_type": "PRESS", "key": "enter"}, {"action_type": "WAIT"}, {"action_type": "DONE"}):  # fmt: skip
+        _, _, _, _, info = env.step(action)
+        assert info["last_action_error"] is None, info["last_action_error"]
+    assert info["score"] == 1.0 and info["success"]

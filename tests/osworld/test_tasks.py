@@ -1,0 +1,74 @@
+"""Each bundled task through the env: its scripted solution scores 1, doing nothing scores 0.
+
+Infeasible tasks: ``FAIL`` scores 1 and ``DONE`` 0. Unsupported tasks load, say why, score 0.
+One env (one display) serves every task; each reset is a fresh home. With
+``OSWORLD_TABLE=path.json`` the rows (task, app, setup seconds, scores) are written there.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from solutions import SOLUTIONS
+
+from gcc_envs.osworld.bundled import BUNDLED
+from gcc_envs.osworld.episode import needed_programs, unsupported
+from gcc_envs.osworld.taskfile import load_task
+
+pytestmark = [pytest.mark.desktop, pytest.mark.slow]
+TASKS = [task_id for _, task_id, _ in BUNDLED]
+
+
+@pytest.fixture(scope="module")
+def table() -> Iterator[dict[str, dict[str, Any]]]:
+    rows: dict[str, dict[str, Any]] = {}
+    yield rows
+    path = os.environ.get("OSWORLD_TABLE")
+    if path:
+        with open(path, "w") as f:
+            json.dump(rows, f, indent=1)
+
+
+def _episode(env: Any, task_id: str, actions: list[str]) -> tuple[dict[str, Any], dict[str, Any]]:
+    _, start = env.reset(options={"task": task_id})
+    info: dict[str, Any] = {}
+    for action in actions:
+        _, _, _, _, info = env.step(action)
+        assert info["last_action_error"] is None, info["last_action_error"]
+        if "score" in info:
+            break
+    if "score" not in info:  # the solution ran out: end the episode as the step limit would
+        while "score" not in info:
+            _, _, _, _, info = env.step("WAIT")
+    return start, info
+
+
+@pytest.mark.parametrize("task_id", TASKS, ids=[t[:8] for t in TASKS])
+def test_scripted_solution_scores_one_and_doing_nothing_zero(
+    osworld_env: Any, table: dict, task_id: str
+) -> None:
+    env = osworld_env
+    key = task_id[:8]
+    missing = [p for p in needed_programs(load_task(task_id)) if shutil.which(p) is None]
+    if missing:
+        pytest.skip(f"needs {', '.join(missing)} (see the README's OSWorld install line)")
+    if task_id in unsupported():
+        start, info = _episode(env, task_id, ["DONE"])
+        assert start["unsupported"] and start["instruction"]
+        assert info["score"] == 0.0 and info["success"] is False
+        table[key] = {"domain": start["domain"], "setup_s": start["setup_s"], "scripted": None,
+                      "nothing": info["score"], "unsupported": start["unsupported"]}  # fmt: skip
+        return
+    start, solved = _episode(env, task_id, SOLUTIONS[key])
+    assert "setup_error" not in start, start.get("setup_error")
+    _, nothing = _episode(env, task_id, ["DONE"])
+    table[key] = {"domain": start["domain"], "setup_s": start["setup_s"],
+                  "scripted": solved["score"], "nothing": nothing["score"]}  # fmt: skip
+    assert solved["score"] == 1.0, solved["evaluation"]
+    assert solved["success"] is True
+    assert nothing["score"] == 0.0, nothing["evaluation"]

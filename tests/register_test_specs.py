@@ -1,0 +1,31 @@
+"""A pytest plugin (``-p register_test_specs`` in pyproject.toml): every test session registers
+the specs in ``tests/specs/`` (games that live only in the tests, like the toy game), so the
+spec-driven suites cover them with no other edit."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+from gcc_envs.registration import register_spec
+
+
+def _register_test_specs() -> None:
+    import sys
+    import types
+
+    package = types.ModuleType("gcc_test_specs")  # so pickle can import the specs' modules
+    package.__path__ = [str(Path(__file__).parent / "specs")]
+    sys.modules.setdefault("gcc_test_specs", package)
+    for path in sorted((Path(__file__).parent / "specs").glob("*.py")):
+        spec = importlib.util.spec_from_file_location(f"gcc_test_specs.{path.stem}", path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module
+        spec.loader.exec_module(module)
+        for name in ("GAME", "SUITE"):
+            if hasattr(module, name):
+                register_spec(getattr(module, name))
+
+
+_register_test_specs()
