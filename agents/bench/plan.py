@@ -80,37 +80,19 @@ def expand_env(pattern: str, ids: list[str]) -> list[str]:
     return [i for i in ids if fnmatch.fnmatchcase(i, pattern)]
 
 
-def game_title(env_id: str) -> str:
-    """The title part of an id (``GCC/Stardew-Shopping`` → ``Stardew``).
-
-    >>> game_title("GCC/RDR2-Mission1"), game_title("GCC/Desktop")
-    ('RDR2', 'Desktop')
-    """
-    return env_id.rpartition("/")[2].partition("-")[0]
-
-
 def task_info(env_id: str, task: str | None) -> dict[str, Any]:
-    """What the specs say about ``env_id`` (or its checkpoint ``task``), for the tables."""
-    info: dict[str, Any] = {
-        "game": game_title(env_id),
-        "difficulty": "",
-        "expected_steps": None,
-        "parent": "",
-    }
-    from gcc_envs import registration
+    """What the id's spec says about its task (or checkpoint ``task``), for the tables: the
+    game's title, the task's difficulty, the steps a person needs and the task it is part of."""
+    from gcc_envs.registration import spec_of, task_of
 
-    for spec in getattr(registration, "SPECS", ()):
-        rows = {t.env_id(spec.title): t for t in spec.tasks if t.registered}
-        if env_id not in rows:
-            continue
-        row = rows[env_id] if task is None else spec.task(task)
-        info.update(
-            game=spec.title,
-            difficulty=row.difficulty,
-            expected_steps=row.expected_steps,
-            parent=row.parent or (rows[env_id].key if task is not None else ""),
-        )
-    return info
+    spec = spec_of(env_id)
+    row = task_of(env_id) if task is None else spec.task(task)
+    return {
+        "game": spec.title,
+        "difficulty": row.difficulty if row is not None else "",
+        "expected_steps": row.expected_steps if row is not None else None,
+        "parent": row.parent if row is not None else "",
+    }
 
 
 def expand(suite: Suite, ids: list[str] | None = None) -> list[Episode]:
@@ -137,13 +119,11 @@ def _episodes(run: Run, env_id: str) -> list[Episode]:
     if run.max_steps is not None:
         kwargs["max_episode_steps"] = run.max_steps
     tasks: list[str | None] = [None]
-    difficulty: dict[str, str] = {}
     limit = None
     if run.per_task:
         from agents.per_task import steps_per_task, subtasks_of
 
-        difficulty = subtasks_of(env_id, kwargs)
-        tasks = list(difficulty)
+        tasks = list(subtasks_of(env_id, kwargs))
         limit = steps_per_task(env_id)
     out = []
     for task in tasks:
@@ -153,8 +133,6 @@ def _episodes(run: Run, env_id: str) -> list[Episode]:
             env_kwargs["task"] = task
             if limit is not None:  # a checkpoint alone gets one task's limit, not the mission's
                 env_kwargs.setdefault("max_episode_steps", limit)
-            info["difficulty"] = info["difficulty"] or difficulty.get(task, "")
-            info["parent"] = info["parent"] or task.partition(":")[0]
         for seed in run.seeds:
             policy_kwargs = dict(run.policy_kwargs)
             if run.policy in SEEDED_POLICIES:

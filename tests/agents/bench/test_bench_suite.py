@@ -145,36 +145,17 @@ def test_shipped_suites_parse_and_expand(name: str) -> None:
     assert {e.policy for e in eps} <= {"random", "scripted"}
 
 
-def test_task_info_reads_difficulty_expected_steps_and_parent_from_the_specs(monkeypatch) -> None:
+def test_task_info_reads_difficulty_expected_steps_and_parent_from_the_specs() -> None:
     from agents.bench.plan import task_info
-    from gcc_envs import registration
-    from gcc_envs.core.profile import LiveProfile
-    from gcc_envs.core.spec import GameSpec, SuiteSpec, SuiteTask, TaskSpec
+    from gcc_envs.registration import spec_of
 
-    game = GameSpec(
-        key="toy",
-        title="Toy",
-        env_class="m:C",
-        profile=LiveProfile(window_title="Toy", keys=("a",)),
-        tasks=(
-            TaskSpec("m1", "Mission1", 100),
-            TaskSpec("m1:a", "A", 50, difficulty="hard", registered=False, parent="m1"),
-        ),
-        make_task="m:f",
-        make_skills="m:g",
-    )
-    apps = SuiteSpec(
-        key="apps",
-        title="Apps",
-        tasks=(SuiteTask("save", "Save", 15, expected_steps=5, parent="writer"),),
-        checkers="m",
-    )
-    monkeypatch.setattr(registration, "SPECS", (game, apps), raising=False)
-    assert task_info("GCC/Toy-Mission1", "m1:a") == {
-        "game": "Toy",
+    assert task_info("GCC/RDR2-Mission1", "mission1:protect_dutch") == {
+        "game": "RDR2",
         "difficulty": "hard",
         "expected_steps": None,
-        "parent": "m1",
+        "parent": "mission1",
     }
-    assert task_info("GCC/Apps-Save", None)["expected_steps"] == 5
-    assert task_info("GCC/Apps-Save", None)["parent"] == "writer"  # a domain, for OSWorld
+    made = spec_of("GCC/Desktop-MakeFile").task("make_file")
+    info = task_info("GCC/Desktop-MakeFile", None)
+    assert info["game"] == "Desktop" and info["expected_steps"] == made.expected_steps
+    assert task_info("GCC/Desktop", None)["expected_steps"] is None  # an open id: no task row
