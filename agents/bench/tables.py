@@ -9,8 +9,8 @@ statistics and counted in their own column.
 
 >>> stat([1.0, 0.0, 1.0, 1.0], binary=True)
 Stat(mean=0.75, se=0.2165, n=4)
->>> str(stat([2.0, 4.0]))
-'3 ± 1'
+>>> str(stat([2.0, 4.0])), str(stat([6100.0, 6300.0]))
+('3 ± 1', '6200 ± 100')
 """
 
 from __future__ import annotations
@@ -32,9 +32,11 @@ class Stat:
     def __str__(self) -> str:
         if self.n == 0:
             return "-"
+        big = abs(self.mean) >= 1000
+        mean = f"{self.mean:.0f}" if big else f"{self.mean:.3g}"
         if math.isnan(self.se):
-            return f"{self.mean:.3g}"
-        return f"{self.mean:.3g} ± {self.se:.2g}"
+            return mean
+        return f"{mean} ± {self.se:.0f}" if big else f"{mean} ± {self.se:.2g}"
 
 
 def stat(values: Iterable[float], binary: bool = False) -> Stat:
