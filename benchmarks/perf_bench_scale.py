@@ -21,6 +21,7 @@ import argparse
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -75,6 +76,8 @@ def main() -> None:
     p.add_argument("--repeat", type=int, default=2)
     p.add_argument("--suites", nargs="+", default=["smoke", "stardew_scripted"])
     args = p.parse_args()
+    # started in the background by a shell, SIGINT comes ignored: let Ctrl-C stop the runs
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     from agents.bench.cluster import LoopbackCluster
 
     print(f"cores: {os.cpu_count()}, load average at start: {load()}")
