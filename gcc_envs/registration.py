@@ -29,6 +29,11 @@ SPECS: tuple[str, ...] = (
     "gcc_envs.games.dealers_life2:GAME",
     "gcc_envs.games.skylines:GAME",
     "gcc_envs.apps.desktop:SUITE",
+    "gcc_envs.apps.chrome:SUITE",
+    "gcc_envs.apps.outlook:SUITE",
+    "gcc_envs.apps.capcut:SUITE",
+    "gcc_envs.apps.meitu:SUITE",
+    "gcc_envs.apps.feishu:SUITE",
     "gcc_envs.osworld:SUITE",
 )
 

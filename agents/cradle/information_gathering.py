@@ -45,11 +45,13 @@ def instructions(value: str | None) -> tuple[str, ...]:
 
 
 def gather(
-    client: LLMClient, prompt: Prompt, frame: np.ndarray, task: str, detail: str = "high"
+    client: LLMClient, prompt: Prompt, frame: np.ndarray, subtask: str, detail: str = "high"
 ) -> ScreenInfo:
     """One request: the last frame at ``detail``; the reply's ``Description:`` (or all of it)
     and ``Instructions:``."""
-    reply = client.chat([user_message(prompt.render(task=task), [frame], detail)], module=MODULE)
+    reply = client.chat(
+        [user_message(prompt.render(subtask=subtask), [frame], detail)], module=MODULE
+    )
     text = reply.text.strip()
     s = sections(text)
     return ScreenInfo(s.get("description", text)[:2000], instructions(s.get("instructions")))

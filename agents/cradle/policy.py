@@ -228,7 +228,7 @@ class CradlePolicy:
             )  # fmt: skip
             reflection = r.text()
         fields = {
-            "goal": self.tasks.goal, "task": task, "description": description,
+            "goal": self.tasks.goal, "subtask": task, "description": description,
             "reflection": reflection, "summary": self.episodic.summary or "(none)",
             "recent": self.episodic.text(),
         }  # fmt: skip
@@ -238,10 +238,10 @@ class CradlePolicy:
             self.tasks.propose(t)
             if t.summary:
                 self.episodic.summary = t.summary
-            fields["task"] = self.tasks.current
-        curated = self._curate(last, fields["task"], seen) if "skill_curation" in on else {}
+            fields["subtask"] = self.tasks.current
+        curated = self._curate(last, fields["subtask"], seen) if "skill_curation" in on else {}
         library = self.procedural.library
-        shown, skills_text = self._skills(f"{fields['task']} {description}")
+        shown, skills_text = self._skills(f"{fields['subtask']} {description}")
         plan = action_planning.plan(
             self.client, p["action_planning"], [last], library, self.max_calls,
             c.max_reasks, c.plan_detail, check=self.procedural.code, skills=skills_text, **fields,
@@ -293,7 +293,7 @@ class CradlePolicy:
             self.client, self.prompts["fused"], [screen], self.procedural.library,
             self.max_calls, c.max_reasks, c.plan_detail, module=fused.MODULE, low_frames=chunk,
             check=self.procedural.code,
-            goal=self.tasks.goal, task=task, last_error=info.get("last_action_error") or "none",
+            goal=self.tasks.goal, subtask=task, last_error=info.get("last_action_error") or "none",
             summary=self.episodic.summary or "(none)", recent=self.episodic.text(),
             skills=skills_text,
         )  # fmt: skip

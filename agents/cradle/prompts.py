@@ -18,13 +18,17 @@ PROMPT_DIR = Path(__file__).parent / "prompts"
 
 #: The fields each module fills.
 FIELDS: Mapping[str, frozenset[str]] = {
-    "information_gathering": frozenset({"task"}),
-    "self_reflection": frozenset({"last_action", "last_error", "task"}),
-    "task_inference": frozenset({"goal", "task", "description", "reflection", "summary", "recent"}),
-    "skill_curation": frozenset({"skills", "task", "instructions"}),
-    "fused": frozenset({"goal", "task", "last_error", "summary", "recent", "skills", "max_calls"}),
+    "information_gathering": frozenset({"subtask"}),
+    "self_reflection": frozenset({"last_action", "last_error", "subtask"}),
+    "task_inference": frozenset(
+        {"goal", "subtask", "description", "reflection", "summary", "recent"}
+    ),
+    "skill_curation": frozenset({"skills", "subtask", "instructions"}),
+    "fused": frozenset(
+        {"goal", "subtask", "last_error", "summary", "recent", "skills", "max_calls"}
+    ),
     "action_planning": frozenset(
-        {"goal", "task", "description", "reflection", "summary", "recent", "skills", "max_calls"}
+        {"goal", "subtask", "description", "reflection", "summary", "recent", "skills", "max_calls"}
     ),
 }
 

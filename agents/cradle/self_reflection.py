@@ -42,13 +42,13 @@ def reflect(
     frames: Sequence[np.ndarray],
     last_action: str,
     last_error: str | None,
-    task: str,
+    subtask: str,
     max_frames: int = MAX_FRAMES,
     detail: str = "low",
 ) -> Reflection:
     """One request with at most ``min(max_frames, 8)`` frames of the chunk at ``detail``."""
     text = prompt.render(last_action=last_action or "(none)", last_error=last_error or "none",
-                         task=task)  # fmt: skip
+                         subtask=subtask)  # fmt: skip
     shown = sample_frames(frames, min(max_frames, MAX_FRAMES))
     reply = client.chat([user_message(text, shown, detail)], module=MODULE)
     s = sections(reply.text)

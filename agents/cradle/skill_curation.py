@@ -64,14 +64,14 @@ def curate(
     prompt: Prompt,
     frame: np.ndarray,
     memory: ProceduralMemory,
-    task: str,
+    subtask: str,
     detail: str = "high",
     instructions: Sequence[str] = (),
 ) -> Curation:
     """One request with the last frame and the ``instructions`` seen on it; add the valid
     skills to ``memory``."""
     shown = "\n".join(f"- {i}" for i in instructions) or "(read them from the screen)"
-    text = prompt.render(skills=memory.base.describe(), task=task, instructions=shown)
+    text = prompt.render(skills=memory.base.describe(), subtask=subtask, instructions=shown)
     reply = client.chat([user_message(text, [frame], detail)], module=MODULE)
     try:
         skills = read_skills(reply.text)

@@ -41,13 +41,27 @@ class StardewEnv(GameEnv):
 
     ## Rewards
     ``+1`` once on success, plus shaping ``0.5 × Δprogress`` where ``info["progress"]`` is
-    FarmClearup: cleared/20; Cultivation: tilled, planted, watered, grown nights (of 4),
-    harvested, equally weighted; Shopping: in town, in the store, seeds bought, home again.
+    FarmClearup: cleared/20; Cultivation: tilled, planted, watered (only watering sown soil
+    counts, or a crop the rain grew), grown nights (of 4), harvested, equally weighted;
+    Shopping: in town, in the store, seeds bought, home again. ``task="farm_clearup:count"``
+    (the paper's measure) never ends on a target: it runs all 100 steps, progress is the
+    share of the farm's obstacles cleared and ``metrics["cleared"]`` the count.
 
     ## Starting State
-    FarmClearup: on the farm by the house at 6:00 with all tools. Cultivation: in the farmhouse
-    by the bed, day 1, 6:00, 15 parsnip seeds. Shopping: on the farm by the house door at 9:00
-    with 500g and no seeds. Obstacle placement varies with the seed.
+    FarmClearup: on the farm in front of the house at 6:00 with all tools. Cultivation: in the
+    farmhouse beside the bed, day 1, 6:00, 15 parsnip seeds. Shopping: on the farm's north
+    meadow at 9:00 with no seeds. What the seed varies (``data/scenarios.toml``):
+
+    | quantity | range |
+    |---|---|
+    | obstacles on the farm (all tasks) | 145 placed on free grass and dirt, outside the yard before the house and the road |
+    | start tile, facing | FarmClearup: any free tile of x 22-36, y 7-11, any facing; Shopping: x 4-37, y 2-11 (the meadow), any facing; Cultivation: beside the bed |
+    | farmhouse furniture (all tasks) | one of 6 layouts: bed, TV, fireplace, plant, table and rug placed differently |
+    | Cultivation's field | a cleared 3x3 plot anywhere in x 22-33, y 12-26 with a cleared lane up to the yard; the rest of the field overgrown (230 weeds, stones, twigs), 70 more on the meadow |
+    | weather (Cultivation, Shopping) | day 1 sunny, each later day rains with chance 0.2 (rain waters all soil at dawn; soil tilled in the rain is wet) |
+    | shop stock | parsnip seeds always, plus a random 4-7 of the other 7 spring seeds, in a shuffled menu order |
+    | shop prices | each item's price times a factor in [1.0, 1.25] (Pierre's price up to JojaMart's) |
+    | money (Shopping) | 150-600g (500g elsewhere) |
 
     ## Episode End
     Terminated on success, or when the agent sends ``DONE``/``FAIL``. Truncated after 100 steps
@@ -62,7 +76,7 @@ class StardewEnv(GameEnv):
     a learning variant raises it, e.g. ``shaping=20`` on FarmClearup pays 1 per obstacle).
 
     ## Version History
-    * v0 (unversioned ids): first release.
+    * v0 (unversioned ids): first release; seeded start, furniture, field, weather and shop.
     """
 
     game_spec = GAME

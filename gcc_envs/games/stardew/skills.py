@@ -17,6 +17,7 @@ agent where the farmer ended up.
 from __future__ import annotations
 
 from collections.abc import Callable, Generator
+from functools import lru_cache
 
 import numpy as np
 
@@ -27,7 +28,7 @@ from gcc_envs.errors import CodeActionError
 from gcc_envs.games.stardew.sim import layout
 from gcc_envs.games.stardew.sim.data import load_data
 from gcc_envs.games.stardew.sim.world import SPEED
-from gcc_envs.games.stardew.vision import Hit, Screen, art, feet, find_text
+from gcc_envs.games.stardew.vision import Hit, Screen, art, feet, find_text, shop_rows
 
 #: Seconds a tool swing or an action takes before the farmer can act again.
 SWING_S = 0.45
@@ -243,7 +244,7 @@ def get_out_of_house() -> ProgramGen:
 
 
 def enter_door_and_sleep() -> ProgramGen:
-    """Enter the farmhouse from the farm, walk to the bed, use it and answer "Yes" to sleep.
+    """Enter the farmhouse from the farm, walk beside the bed, use it and answer "Yes" to sleep.
 
     Starts on the farm with the house door in view, or already in the house. Reads frames
     only; frames >= 180 px tall (see ``go_through_door``).
@@ -257,16 +258,22 @@ def enter_door_and_sleep() -> ProgramGen:
         if not scr.indoors:
             return
     a = art()
+    me = scr.farmer()
+    bed = scr.find((a.bed,))
+    if me is None or bed is None:
+        return
+    # the bed stands against a wall: stand beside it on the room's side (where the farmer is)
+    side = 1.0 if feet(me)[0] > bed.x + 0.5 else -1.0
 
     def by_bed(s: Screen, me: Hit) -> tuple[float, float] | None:
         bed = s.find((a.bed,))
-        return None if bed is None else (bed.x + 1.5, bed.y + 1.5)
+        return None if bed is None else (bed.x + 0.5 + side, bed.y + 1.5)
 
     scr, ok = yield from _approach(w, scr, by_bed, "xy")
     if not ok:
         return
     for _ in range(2):
-        yield from w.press("a", TAP_S)  # face the bed (it stops the farmer)
+        yield from w.press("a" if side > 0 else "d", TAP_S)  # face the bed (it stops the farmer)
         yield KeyPress("x")
         scr = yield from w.look(SWING_S / 3)
         yes = find_text(scr.frame, "Yes", 0.9, layout.DIALOGUE_BOX)
@@ -290,6 +297,12 @@ def buy_item(item: str = "Parsnip Seeds", count: int = 1) -> ProgramGen:
     return _buy(names[item.lower()], count)
 
 
+@lru_cache(maxsize=1)
+def _sold() -> tuple[str, ...]:
+    """Names of everything a shop can sell (what ``buy_item`` reads the menu rows against)."""
+    return tuple(it.name for it in load_data().items.values() if it.price > 0)
+
+
 def _buy(item: str, count: int) -> ProgramGen:
     w = _Walk()
     scr = yield from w.look()
@@ -307,11 +320,18 @@ def _buy(item: str, count: int) -> ProgramGen:
     yield from w.press("w", TAP_S)  # face the counter
     yield KeyPress("x")
     scr = yield from w.look(0.2)
-    row = find_text(scr.frame, item, 0.8, layout.SHOP_PANEL)
-    if row is None:  # the shop is closed, or the item is not sold here
+    rows = shop_rows(scr.frame, _sold())
+    if not any(rows):
+        return  # no shop menu: the shop is closed
+    if item not in rows:  # not sold here today: close the menu
+        yield KeyPress("esc")
+        yield Wait(0.1)
         return
+    u, v = layout.SHOP_ROWS[rows.index(item)].center
+    h, w_ = scr.frame.shape[:2]
+    at = (min(round(u * w_), w_ - 1), min(round(v * h), h - 1))
     for _ in range(count):
-        yield Click(*row)
+        yield Click(*at)
         yield Wait(0.05)
     yield KeyPress("esc")
     yield Wait(0.1)

@@ -6,6 +6,7 @@ metrics. Shaping is ``0.5 × Δprogress`` on top of ``+1`` for success (see the 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from gcc_envs.core.spec import TaskSpec
@@ -54,6 +55,20 @@ class FarmClearup(Task):
         )
 
 
+class FarmClearupCount(FarmClearup):
+    """The paper's measure: every obstacle cleared in all 100 steps (``metrics["cleared"]``);
+    the episode never ends early on a target (``task="farm_clearup:count"``)."""
+
+    name = "FarmClearupCount"
+
+    def evaluate(self, probe: Any) -> TaskStatus:
+        st = super().evaluate(probe)
+        total = max(1, int(probe.initial_obstacles.get("farm", 0)))
+        return replace(
+            st, success=False, progress=min(1.0, st.metrics["cleared"] / total), flags={}
+        )
+
+
 class Cultivation(Task):
     name = "Cultivation"
     instruction = (
@@ -82,7 +97,8 @@ class Cultivation(Task):
         flags = {
             "tilled": stats.tilled > 0,
             "planted": stats.planted > 0,
-            "watered": stats.watered > 0,
+            # watering counts only on sown soil (or a crop the rain watered that grew)
+            "watered": stats.watered_crops > 0 or nights > 0,
             "ripe": nights >= PARSNIP_NIGHTS or harvested > 0,
             "harvested": harvested > 0,
         }
@@ -146,19 +162,23 @@ class Shopping(Task):
 
 TASKS: dict[str, type[Task]] = {
     "farm_clearup": FarmClearup,
+    "farm_clearup:count": FarmClearupCount,
     "cultivation": Cultivation,
     "shopping": Shopping,
 }
 
 _SCRIPTS = "agents.scripted.stardew"
-#: The task table: the paper gives each Stardew task 100 steps and no difficulty label.
+#: The task table: the paper gives each Stardew task 100 steps and no difficulty label. A
+#: ``<task>:<variant>`` key runs through its task's id (``task="farm_clearup:count"``).
 TABLE: tuple[TaskSpec, ...] = tuple(
     TaskSpec(
         key,
         cls.name,
         max_steps=cls.max_steps,
         instruction=cls.instruction,
-        script=f"{_SCRIPTS}:{cls.name}Script",
+        registered=":" not in key,
+        parent=key.partition(":")[0] if ":" in key else "",
+        script=f"{_SCRIPTS}:{TASKS[key.partition(':')[0]].name}Script",
     )
     for key, cls in TASKS.items()
 )

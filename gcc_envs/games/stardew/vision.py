@@ -315,3 +315,29 @@ def find_text(
     if best < min_score:
         return None
     return x0 + bx + tmpl.shape[1] // 2, y0 + by + tmpl.shape[0] // 2
+
+
+def shop_rows(frame: np.ndarray, names: tuple[str, ...], size: float = 0.8) -> list[str | None]:
+    """The item name written on each row of the open shop menu (None for an empty row).
+
+    Each row is read as the best-matching of ``names`` (the items a shop can sell), so the
+    rows are told apart even where text is only a few pixels tall (frames >= 180 px).
+    """
+    h, w = frame.shape[:2]
+    sc = min(h / 720.0, w / 1280.0)
+    thick = max(1, round(2 * sc))
+    grey = cv2.cvtColor(np.ascontiguousarray(frame), cv2.COLOR_RGB2GRAY)
+    templates = [(n, _text_template(n, size * sc, thick)) for n in names]
+    out: list[str | None] = []
+    for rect in layout.SHOP_ROWS:
+        x0, y0, x1, y1 = rect.px(w, h)
+        row = grey[max(y0 - 2, 0) : y1 + 2, x0:x1]
+        best, name = 0.75, None
+        for n, t in templates:
+            if row.shape[0] < t.shape[0] or row.shape[1] < t.shape[1]:
+                continue
+            score = float(cv2.matchTemplate(row, t, cv2.TM_CCOEFF_NORMED).max())
+            if score > best:
+                best, name = score, n
+        out.append(name)
+    return out

@@ -48,7 +48,7 @@ def test_a_template_with_a_missing_field_is_refused_at_load(tmp_path):
     for m in ("information_gathering", "self_reflection", "task_inference", "skill_curation",
               "action_planning", "fused"):  # fmt: skip
         (tmp_path / "g").mkdir(exist_ok=True)
-        (tmp_path / "g" / f"{m}.txt").write_text("$task")
+        (tmp_path / "g" / f"{m}.txt").write_text("$subtask")
     with pytest.raises(DataError, match="missing field"):
         load_prompts("g", tmp_path)
 

@@ -66,7 +66,7 @@ def test_every_stardew_template_loads():
 
 @pytest.mark.parametrize(
     ("text", "why"),
-    [("$task $weather", "unknown field"), ("no fields", "missing field"), ("$ bad", "invalid")],
+    [("$subtask $weather", "unknown field"), ("no fields", "missing field"), ("$ bad", "invalid")],
 )
 def test_a_template_with_wrong_fields_is_refused_at_load(tmp_path, text, why):
     path = tmp_path / "information_gathering.txt"

@@ -49,3 +49,12 @@ def clear_area(sim: StardewSim, location: str, x0: int, y0: int, x1: int, y1: in
 def place(sim: StardewSim, kind: str, x: int, y: int, location: str = "farm") -> None:
     """Arrange: put an obstacle of ``kind`` at (x, y)."""
     place_obstacle(sim.state.locations[location], sim.data, kind, x, y)
+
+
+def bedside(sim: StardewSim) -> tuple[int, int, str]:
+    """The wake spot beside the bed of this episode's farmhouse layout, and the way to the bed."""
+    s = sim.state
+    w = s.map("farmhouse").wake
+    assert w is not None
+    left = s.tile_at("farmhouse", w.x - 1, w.y).startswith("bed")
+    return w.x, w.y, "left" if left else "right"

@@ -21,7 +21,7 @@ def shop_frame():
     h, w = HD
     rows = [
         (round(r.u0 * w), round(r.v0 * h), round(r.u1 * w), round(r.v1 * h))
-        for r in layout.SHOP_ROWS[:8]
+        for r in layout.SHOP_ROWS[: len(sim.state.shop)]  # the seeded stock
     ]
     return frame, rows
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from stardew_helpers import clear_area, click, hold, place, put, tap
+from stardew_helpers import bedside, clear_area, click, hold, place, put, tap
 
 from gcc_envs.core.backend import Simulator
 from gcc_envs.games.stardew.sim import StardewSim, layout
@@ -27,8 +27,8 @@ def test_scenarios_start_where_the_tasks_say(make):
     start = (s.location, s.day, s.time_text, s.inventory_count("parsnip_seeds"))
     assert start == ("farmhouse", 1, "6:00 am", 15)
     s = make("shopping").state
-    start = (s.location, s.time_text, s.money, s.inventory_count("parsnip_seeds"))
-    assert start == ("farm", "9:00 am", 500, 0)
+    start = (s.location, s.time_text, s.inventory_count("parsnip_seeds"))
+    assert start == ("farm", "9:00 am", 0) and 150 <= s.money <= 600
     s = make("farm_clearup").state
     assert s.location == "farm" and s.obstacle_count("farm") == s.initial_obstacles["farm"] > 100
     tools = [slot.item for slot in s.toolbar[:5]]
@@ -230,7 +230,7 @@ def test_seeds_plant_only_on_tilled_soil(make):
 
 
 def _sleep_in_bed(sim):
-    put(sim, "farmhouse", 2, 3, "left")  # the bed is on the left
+    put(sim, "farmhouse", *bedside(sim))  # beside the bed, facing it
     tap(sim, "x")
     assert sim.state.menu == "sleep"
     tap(sim, "enter")
@@ -301,19 +301,21 @@ def test_the_clock_runs_ten_minutes_per_seven_seconds(make):
 
 
 def test_passing_out_at_2am_costs_money_and_wakes_in_bed(make):
-    sim = make("shopping")  # 9:00 on the farm, 500g
+    sim = make("shopping")  # 9:00 on the farm
+    money = sim.state.money
     sim.advance((26 * 60 - 9 * 60) * 0.7 - 1.0)
     assert sim.state.day == 1 and sim.state.time_text == "1:50 am"
     sim.advance(1.1)
     s = sim.state
-    assert (s.day, s.minutes, s.location, s.current_tile) == (2, 360, "farmhouse", (2, 3))
-    assert s.money == 450 and s.player.energy == s.player.max_energy // 2
+    wake = s.map("farmhouse").wake
+    assert (s.day, s.minutes, s.location, s.current_tile) == (2, 360, "farmhouse", (wake.x, wake.y))
+    assert s.money == money - money // 10 and s.player.energy == s.player.max_energy // 2
     assert s.stats.passed_out == 1
 
 
 def test_sleep_dialogue_no_keeps_the_day_and_yes_by_click_sleeps(make):
     sim = make("cultivation")
-    put(sim, "farmhouse", 2, 3, "left")
+    put(sim, "farmhouse", *bedside(sim))
     tap(sim, "x")
     tap(sim, "s")
     tap(sim, "x")
@@ -332,3 +334,39 @@ def test_menus_stop_the_clock(make):
     assert sim.state.time_text == "6:00 am"
     tap(sim, "esc")
     assert sim.state.menu is None
+
+
+def test_rain_waters_all_soil_at_dawn_and_soil_tilled_in_the_rain_is_wet(make):
+    sim = make("cultivation")
+    sim.state.weather = ("sun", "rain", "sun")
+    _facing(sim, None, "2")
+    tap(sim, "c", 0.5)
+    assert sim.state.tile_at("farm", 21, 16) == "soil"
+    _sleep_in_bed(sim)  # day 2 rains
+    assert sim.state.raining() and sim.state.tile_at("farm", 21, 16) == "soil_wet"
+    _facing(sim, None, "2")
+    put(sim, "farm", 20, 17, "right")
+    tap(sim, "c", 0.5)
+    assert sim.state.tile_at("farm", 21, 17) == "soil_wet"
+    _sleep_in_bed(sim)  # day 3 is dry: the soil dried overnight
+    assert sim.state.tile_at("farm", 21, 16) == "soil"
+
+
+def test_cultivation_credits_watering_only_sown_soil(make):
+    from gcc_envs.games.stardew.tasks import Cultivation
+
+    task, sim = Cultivation(), make("cultivation")
+    _facing(sim, None, "2")
+    tap(sim, "c", 0.5)  # till
+    tap(sim, "3")
+    tap(sim, "c", 0.5)  # water the empty soil
+    assert sim.state.stats.watered == 1
+    assert not task.evaluate(sim.state).flags["watered"]
+    put(sim, "farm", 20, 17, "right")
+    tap(sim, "2")
+    tap(sim, "c", 0.5)
+    tap(sim, "6")
+    tap(sim, "c", 0.5)  # sow (21, 17)
+    tap(sim, "3")
+    tap(sim, "c", 0.5)  # and water it
+    assert task.evaluate(sim.state).flags["watered"]

@@ -26,8 +26,11 @@ COMPOSITE = ("go_through_door", "get_out_of_house", "enter_door_and_sleep", "buy
 
 
 def new_env(task: str = "Shopping", size: tuple[int, int] = (720, 1280), seed: int = 0):
+    """The env after reset; Shopping's farmer is put on the path below the farmhouse door."""
     env = gym.make(f"GCC/Stardew-{task}", obs_size=size)
     env.reset(seed=seed)
+    if task == "Shopping":
+        put(env.unwrapped.backend.sim, "farm", 27, 7, "down")
     return env
 
 
@@ -93,7 +96,8 @@ def test_bad_arguments_are_reported_not_run(code):
 # ---------------------------------------------------------------- composite skills
 @pytest.mark.parametrize("size", [(720, 1280), (360, 640)])
 def test_go_through_door_enters_the_farmhouse_even_when_standing_in_front_of_it(size):
-    env = new_env("Shopping", size)  # on the farm, right below the door, which the farmer hides
+    env = new_env("Shopping", size)
+    put(env.unwrapped.backend.sim, "farm", 27, 7, "down")  # right below the door: it is hidden
     _, _, _, _, info = env.step("go_through_door()")
     assert info["last_action_error"] is None
     assert state(env).location == "farmhouse"
@@ -130,18 +134,42 @@ def test_enter_door_and_sleep_ends_the_day(size):
     assert any(e["type"] == "Click" for e in info["events"])  # "Yes" was clicked
 
 
-@pytest.mark.parametrize(("size", "count"), [((720, 1280), 1), ((720, 1280), 3), ((360, 640), 2)])
+@pytest.mark.parametrize(
+    ("size", "count"), [((720, 1280), 1), ((720, 1280), 3), ((360, 640), 2), ((180, 320), 2)]
+)
 def test_buy_item_buys_at_the_counter(size, count):
     env = new_env("Shopping", size)
     put(env.unwrapped.backend.sim, "store", 7, 8, "up")  # arrange: just inside the store
-    money = state(env).money
+    money, price = state(env).money, state(env).price_of("parsnip_seeds")
     _, _, _, _, info = env.step(f"buy_item(item='Parsnip Seeds', count={count})")
     s = state(env)
     assert info["last_action_error"] is None
     assert s.inventory_count("parsnip_seeds") == count
-    assert s.money == money - 20 * count
+    assert s.money == money - price * count
     assert s.menu is None  # the shop was closed again
     assert sum(e["type"] == "Click" for e in info["events"]) == count
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3, 4])
+def test_buy_item_finds_the_row_wherever_the_seeded_menu_puts_it(seed):
+    env = new_env("Shopping", (180, 320), seed=seed)
+    put(env.unwrapped.backend.sim, "store", 7, 8, "up")
+    item = state(env).shop[-1][0]  # the last row of this episode's menu
+    name = state(env).data.items[item].name
+    _, _, _, _, info = env.step(f"buy_item(item={name!r}, count=1)")
+    assert info["last_action_error"] is None
+    assert state(env).inventory_count(item) == 1 and state(env).menu is None
+
+
+def test_buy_item_closes_the_menu_when_the_item_is_not_sold_today():
+    env = new_env("Shopping", (360, 640), seed=0)
+    stocked = {i for i, _ in state(env).shop}
+    missing = next(it for it in state(env).data.shop_stock if it not in stocked)
+    name = state(env).data.items[missing].name
+    put(env.unwrapped.backend.sim, "store", 7, 8, "up")
+    money = state(env).money
+    env.step(f"buy_item(item={name!r}, count=1)")
+    assert state(env).money == money and state(env).menu is None
 
 
 def test_buy_item_gives_up_when_nobody_is_at_the_counter():
@@ -149,10 +177,11 @@ def test_buy_item_gives_up_when_nobody_is_at_the_counter():
     sim = env.unwrapped.backend.sim
     put(sim, "store", 7, 8, "up")
     sim.state.minutes = 18 * 60  # arrange: after closing time
+    money = sim.state.money
     _, _, _, _, info = env.step("buy_item()")
     s = state(env)
     assert info["last_action_error"] is None
-    assert (s.money, s.menu, s.inventory_count("parsnip_seeds")) == (500, None, 0)
+    assert (s.money, s.menu, s.inventory_count("parsnip_seeds")) == (money, None, 0)
     assert not any(e["type"] == "Click" for e in info["events"])
 
 
@@ -197,6 +226,7 @@ def drive(program: Program, backend: SimBackend) -> int:
 def test_composite_skills_work_from_frames_alone():
     backend = SimBackend(StardewSim(), (720, 1280))
     backend.reset(np.random.default_rng(3), {"scenario": "shopping"})
+    put(backend.sim, "farm", 27, 9, "down")  # arrange: in front of the farmhouse
     assert drive(SKILLS["enter_door_and_sleep"].program(), backend) > 3
     s = backend.probe()
     assert (s.day, s.location) == (2, "farmhouse")

@@ -6,7 +6,7 @@ import pickle
 
 import numpy as np
 import pytest
-from stardew_helpers import click, put, tap
+from stardew_helpers import bedside, click, put, tap
 
 from gcc_envs.games.stardew.sim import layout
 
@@ -47,9 +47,10 @@ def test_farm_store_and_dialogue_screens_differ(make):
     store = sim.render(180, 320)
     tap(sim, "x")
     shop = sim.render(180, 320)
-    put(sim, "farmhouse", 2, 3, "left")
+    put(sim, "farmhouse", *bedside(sim))
     tap(sim, "esc")
     tap(sim, "x")
+    assert sim.state.menu == "sleep"
     sleep = sim.render(180, 320)
     frames = [farm, store, shop, sleep]
     for i in range(4):

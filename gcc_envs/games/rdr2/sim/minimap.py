@@ -151,19 +151,21 @@ def draw(frame: np.ndarray, state: Any) -> MapBox:
         )
         gu, gv = _clamp_rim(b, float(u[-1]), float(v[-1]))
         _dot(patch, gu, gv, max(3, round(6 * s)), OBJECTIVE_YELLOW)
+    dots = []
     for npc in state.npcs.values():
         if not npc.alive or getattr(npc, "state", "") == "carried":
             continue
         if npc.kind in ALLIES:
-            color = ALLY_BLUE
+            dots.append((npc.x, npc.y, ALLY_BLUE))
         elif npc.kind in HOSTILE_KINDS or getattr(npc, "hostile", False):
-            color = ENEMY_RED
-        else:
-            continue
-        u, v = to_map(b, p.x, p.y, p.yaw_deg, np.array([npc.x]), np.array([npc.y]))
-        if math.hypot(float(u[0]) - b.r, float(v[0]) - b.r) > b.r:
-            continue
-        _dot(patch, float(u[0]), float(v[0]), max(2, round(5 * s)), color)
+            dots.append((npc.x, npc.y, ENEMY_RED))
+    if dots:  # one projection for every dot
+        us, vs = to_map(
+            b, p.x, p.y, p.yaw_deg, np.array([d[0] for d in dots]), np.array([d[1] for d in dots])
+        )
+        for u, v, (_, _, color) in zip(us.tolist(), vs.tolist(), dots, strict=True):
+            if math.hypot(u - b.r, v - b.r) <= b.r:
+                _dot(patch, u, v, max(2, round(5 * s)), color)
     _arrow(patch, b.r, s)
     region = frame[b.cy - b.r : b.cy + b.r + 1, b.cx - b.r : b.cx + b.r + 1]
     shaded = (region.astype(np.uint16) * 3 + patch.astype(np.uint16) * 13) // 16

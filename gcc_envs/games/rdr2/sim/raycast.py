@@ -14,6 +14,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from gcc_envs.games.rdr2.sim import jit
+
 
 @dataclass(frozen=True)
 class Rays:
@@ -77,7 +79,6 @@ def cast(
     (3.5, 4, 0)
     """
     n = len(ray_x)
-    rows, cols = stops.shape
     limit = np.broadcast_to(np.asarray(max_dist, np.float64), (n,))
     dist = np.full(n, np.inf)
     hit_col = np.full(n, -1, np.int32)
@@ -85,6 +86,46 @@ def cast(
     side = np.zeros(n, np.int8)
     rx = np.asarray(ray_x, np.float64)
     ry = np.asarray(ray_y, np.float64)
+    compiled = jit.kernel("cast_rays")
+    if compiled is not None:
+        u = np.zeros(n)
+        compiled(
+            np.ascontiguousarray(stops, np.bool_),
+            float(x),
+            float(y),
+            rx,
+            ry,
+            np.ascontiguousarray(limit),
+            dist,
+            hit_col,
+            hit_row,
+            side,
+            u,
+        )
+        return Hits(dist, hit_col, hit_row, side, u)
+    _cast_numpy(stops, x, y, rx, ry, limit, dist, hit_col, hit_row, side)
+    found = np.isfinite(dist)
+    safe = np.where(found, dist, 0.0)
+    along = np.where(side == 0, y + safe * ry, x + safe * rx)
+    u = np.where(found, along - np.floor(along), 0.0)
+    return Hits(dist, hit_col, hit_row, side, u)
+
+
+def _cast_numpy(
+    stops: np.ndarray,
+    x: float,
+    y: float,
+    rx: np.ndarray,
+    ry: np.ndarray,
+    limit: np.ndarray,
+    dist: np.ndarray,
+    hit_col: np.ndarray,
+    hit_row: np.ndarray,
+    side: np.ndarray,
+) -> None:
+    """All rays stepped at once, one grid crossing per pass; fills the four output arrays."""
+    n = len(rx)
+    rows, cols = stops.shape
     with np.errstate(divide="ignore"):
         ddx = np.where(rx == 0.0, np.inf, np.abs(1.0 / np.where(rx == 0.0, 1.0, rx)))
         ddy = np.where(ry == 0.0, np.inf, np.abs(1.0 / np.where(ry == 0.0, 1.0, ry)))
@@ -121,8 +162,3 @@ def cast(
                 break
             idx, mx, my, sx, sy = idx[keep], mx[keep], my[keep], sx[keep], sy[keep]
             ddx, ddy, stx, sty, lim = ddx[keep], ddy[keep], stx[keep], sty[keep], lim[keep]
-    found = np.isfinite(dist)
-    safe = np.where(found, dist, 0.0)
-    along = np.where(side == 0, y + safe * ry, x + safe * rx)
-    u = np.where(found, along - np.floor(along), 0.0)
-    return Hits(dist, hit_col, hit_row, side, u)

@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
+from gcc_envs.games.rdr2.sim import jit
 from gcc_envs.games.rdr2.sim import sky as sky_mod
 from gcc_envs.games.rdr2.sim import textures as tx
 from gcc_envs.games.rdr2.sim.raycast import Hits, Rays, camera_rays, cast
@@ -75,7 +77,19 @@ class Walls:
 def wall_grids(
     walls: np.ndarray, level: np.ndarray, z: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Block ids with ledges marked, and the opaque / low stop masks (pure)."""
+    """Block ids with ledges marked, and the opaque / low stop masks (pure; read-only arrays,
+    cached by the grids' contents, so a door that opens gives new grids)."""
+    w = np.ascontiguousarray(walls)
+    lv = np.ascontiguousarray(level)
+    return _wall_grids(w.tobytes(), w.dtype.str, lv.tobytes(), lv.dtype.str, w.shape, int(z))
+
+
+@lru_cache(maxsize=16)
+def _wall_grids(
+    walls_b: bytes, walls_t: str, level_b: bytes, level_t: str, shape: tuple[int, ...], z: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    walls = np.frombuffer(walls_b, walls_t).reshape(shape)
+    level = np.frombuffer(level_b, level_t).reshape(shape)
     ids = walls.astype(np.int32)
     ids[ids == BLOCKS["tree"]] = 0  # trees are billboards (see billboards.tree_billboards)
     ledge = (ids == 0) & (level.astype(np.int32) > z)
@@ -83,6 +97,8 @@ def wall_grids(
     low_ids = [i for i, k in tx.WALL_KINDS.items() if k.low]
     low = np.isin(ids, low_ids)
     opaque = (ids != 0) & ~low
+    for a in (ids, opaque, low):
+        a.flags.writeable = False
     return ids, opaque, low
 
 
@@ -125,14 +141,9 @@ def _paint_walls(
     if r1 <= r0:
         return heights
     t = atlas.t
-    ys = np.arange(r0, r1, dtype=np.float32)[:, None] + 0.5
     span = (bottom - top).astype(np.float32)
-    below = bottom.astype(np.float32)[None, :] - ys  # pixels above the wall's foot
-    inside = (below > 0.0) & (below <= span[None, :])
     # texels counted up from the foot; the texture repeats every tex_m metres
     per_px = (heights / tex_m * t / np.maximum(span, 1e-6)).astype(np.float32)
-    q = (below * per_px[None, :]).astype(np.int32)
-    vrow = (t - 1) - (q & (t - 1))
     ucol = np.minimum((hits.u * t).astype(np.int32), t - 1)
     # rock faces slide their texture by a per-cell amount so neighbours do not repeat
     rough = (block == BLOCKS["rock"]) | (block == tx.LEDGE)
@@ -140,6 +151,31 @@ def _paint_walls(
     lvl = cam.fog_level(hits.dist)
     s_count = len(atlas.height)
     base = (((lvl * s_count + slot) * 2 + hits.side) * t * t + ucol).astype(np.int32)
+    compiled = jit.kernel("wall_rows")
+    if compiled is not None:
+        depth_test = low and depth_px is not None
+        compiled(
+            canvas[r0:r1],
+            r0,
+            bottom.astype(np.float32),
+            span,
+            per_px,
+            base,
+            atlas.rgb,
+            t,
+            (slot * t * t + ucol).astype(np.int64),
+            atlas.alpha,
+            low,
+            hits.dist.astype(np.float32),
+            depth_px[r0:r1] if depth_test else np.zeros((1, 1), np.float32),
+            depth_test,
+        )
+        return heights
+    ys = np.arange(r0, r1, dtype=np.float32)[:, None] + 0.5
+    below = bottom.astype(np.float32)[None, :] - ys  # pixels above the wall's foot
+    inside = (below > 0.0) & (below <= span[None, :])
+    q = (below * per_px[None, :]).astype(np.int32)
+    vrow = (t - 1) - (q & (t - 1))
     idx = base[None, :] + vrow * t
     if low:
         inside &= atlas.alpha[(slot * t * t + ucol)[None, :] + vrow * t]
@@ -160,6 +196,23 @@ def _paint_ground(
     ys = np.arange(r0, h, dtype=np.float32) + 0.5
     dist = (cam.eye_m / CELL_M) * cam.proj / np.maximum(ys - hz, 1e-3)  # cells per row
     t = tx.GROUND_T
+    compiled = jit.kernel("ground_rows")
+    if compiled is not None:
+        n_ground = len(GROUNDS)
+        base = (cam.fog_level(dist) * (n_ground * t * t)).astype(np.int64)
+        compiled(
+            canvas[r0:h],
+            (dist * t).astype(np.float32),
+            base,
+            rays.x.astype(np.float32),
+            rays.y.astype(np.float32),
+            np.float32(cam.x * t),
+            np.float32(cam.y * t),
+            np.ascontiguousarray(ground),
+            tx.ground_atlas(sky.fog, sky.light),
+            t,
+        )
+        return
     shift = t.bit_length() - 1
     # texel coordinates: cell = texel >> shift, in-cell texel = texel & (t - 1)
     dt = (dist * t)[:, None]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -46,6 +47,7 @@ def daylight(hour: float) -> float:
     return 0.25 + 0.75 * t
 
 
+@lru_cache(maxsize=16)  # a frame asks four times for the same hour
 def sky_colors(hour: float, snow: bool) -> SkyColors:
     """The palette of the sky at ``hour`` (in quarter hours, so cached textures baked with
     these colours change only every 15 game minutes): snowy regions are overcast and pale."""

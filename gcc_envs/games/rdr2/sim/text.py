@@ -16,6 +16,8 @@ from typing import Any
 import cv2
 import numpy as np
 
+from gcc_envs.games.rdr2.sim import jit
+
 #: Below this pixel size text is not drawn (it would be an unreadable smear).
 MIN_PX = 6
 
@@ -90,6 +92,12 @@ def blend_mask(
     mh, mw = m.shape
     x0, y0, x1, y1 = max(x, 0), max(y, 0), min(x + mw, fw), min(y + mh, fh)
     if x0 >= x1 or y0 >= y1:
+        return
+    compiled = jit.kernel("blend_mask")
+    if compiled is not None:
+        c = [int(v) for v in color]
+        mm = np.ascontiguousarray(m[y0 - y : y1 - y, x0 - x : x1 - x])
+        compiled(frame[y0:y1, x0:x1], mm, c[0], c[1], c[2], float(alpha))
         return
     a = m[y0 - y : y1 - y, x0 - x : x1 - x].astype(np.uint16)
     if alpha < 1.0:

@@ -110,7 +110,7 @@ def _till(state: WorldState, x: int, y: int) -> None:
         return
     if (x, y) in loc.obstacles or not state.data.tiles[m.tiles[y, x]].farmable:
         return
-    loc.soil[(x, y)] = Soil()
+    loc.soil[(x, y)] = Soil(watered=m.outdoor and state.raining())
     loc.version += 1
     state.stats.tilled += 1
 
@@ -128,6 +128,8 @@ def _water(state: WorldState, x: int, y: int) -> None:
         soil.watered = True
         loc.version += 1
         state.stats.watered += 1
+        if soil.crop is not None:
+            state.stats.watered_crops += 1
 
 
 def plant(state: WorldState, index: int, x: int, y: int) -> bool:
@@ -204,7 +206,7 @@ def act(state: WorldState) -> None:
 
 def buy(state: WorldState, item: str) -> bool:
     """Buy one ``item`` from the shop."""
-    price = state.data.items[item].price
+    price = state.price_of(item)
     if state.money < price:
         show_message(state, "Not enough money.")
         return False

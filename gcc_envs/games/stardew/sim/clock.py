@@ -43,12 +43,23 @@ def _wake(state: WorldState) -> None:
     state.minute_ticks = 0
     state.menu = None
     state.swing = None
-    spot_map = next(m for m in state.data.maps.values() if m.wake is not None)
+    spot_map = next(state.map(n) for n, m in state.data.maps.items() if m.wake is not None)
     assert spot_map.wake is not None
     state.location = spot_map.name
     p = state.player
     p.x, p.y = spot_map.wake.x + 0.5, spot_map.wake.y + 0.5
     p.facing = spot_map.wake.facing
+    if state.raining():
+        rain(state)
+
+
+def rain(state: WorldState) -> None:
+    """Rain waters all soil on the outdoor maps (at dawn of a rainy day)."""
+    for name, loc in state.locations.items():
+        if loc.soil and state.map(name).outdoor:
+            for soil in loc.soil.values():
+                soil.watered = True
+            loc.version += 1
 
 
 def sleep(state: WorldState) -> None:

@@ -209,6 +209,9 @@ class MapData:
     #: (x, y) -> Warp for every tile of every warp rectangle.
     warp_at: dict[tuple[int, int], Warp] = field(default_factory=dict)
     door_at: dict[tuple[int, int], Door] = field(default_factory=dict)
+    #: Other furniture layouts of this location (``[[layouts]]``: same size, doors and
+    #: warps); a reset picks one of ``(self, *layouts)`` with the seed.
+    layouts: tuple[MapData, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -258,6 +261,27 @@ class Scenario:
     money: int
     inventory: tuple[tuple[str, int], ...]
     energy: int | None = None
+    #: Seeded variation (all optional; see ``start_wake`` too). ``start_area``: the start is a random walkable,
+    #: obstacle-free tile of this [x0, y0, x1, y1] rectangle (else ``(x, y)``), facing a random
+    #: way when ``random_facing``; ``money``: drawn from ``money_range`` [lo, hi];
+    #: ``rain_chance``: each day after the first rains with this chance (rain waters soil);
+    #: ``plot_area``: a cleared ``plot_size`` (w, h) plot of farmable soil goes somewhere in
+    #: this rectangle of map ``field`` (default: the start map), the rest of the field
+    #: overgrown with ``scatter`` (counts replacing that map's own) — see ``worldgen``.
+    start_area: tuple[int, int, int, int] | None = None
+    #: Start on the wake spot of the start map's layout (beside the bed), as the game does.
+    start_wake: bool = False
+    random_facing: bool = False
+    money_range: tuple[int, int] | None = None
+    rain_chance: float = 0.0
+    plot_area: tuple[int, int, int, int] | None = None
+    plot_size: tuple[int, int] = (3, 3)
+    scatter: tuple[tuple[str, int], ...] | None = None
+    field: str | None = None
+    #: With ``scatter``: obstacles on the field's other spawn tiles (the meadow), and the row
+    #: the plot's lane is cleared up to (through the meadow).
+    meadow_scatter: tuple[tuple[str, int], ...] = ()
+    lane_to: int = 0
 
 
 @dataclass(frozen=True, eq=False)
@@ -271,6 +295,12 @@ class GameData:
     shop_stock: tuple[str, ...]
     scenarios: dict[str, Scenario]
     maps: dict[str, MapData]
+    #: Seeded shop: prices are the item's price times a factor drawn from this [lo, hi]
+    #: (Pierre's price up to JojaMart's 25 % more); ``shop_always`` is always stocked, and
+    #: at least ``shop_min_items`` of ``shop_stock`` are, in a shuffled order.
+    shop_markup: tuple[float, float] = (1.0, 1.0)
+    shop_always: tuple[str, ...] = ()
+    shop_min_items: int | None = None
 
     def __deepcopy__(self, memo: dict[int, Any]) -> GameData:
         return self  # immutable: copies of a state share it

@@ -14,7 +14,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from gcc_envs.games.stardew.sim import art_things, layout
+from gcc_envs.games.stardew.sim import art_things, layout, weather
 from gcc_envs.games.stardew.sim.data import GameData
 from gcc_envs.games.stardew.sim.layout import Rect
 from gcc_envs.games.stardew.sim.sprites import blit, prepare
@@ -30,7 +30,10 @@ TEXT = (70, 28, 12)
 SLOT = (252, 234, 190)
 HOVER = (255, 246, 204)
 RED = (220, 36, 28)
-MAX_PATCHES = 64
+#: HUD patches a simulator keeps (the least recently used go first), and the bytes they may
+#: take: small frames keep thousands, 720p a few hundred.
+MAX_PATCHES = 4096
+MAX_PATCH_BYTES = 32 * 2**20
 
 Painter = Callable[[np.ndarray, float], None]
 
@@ -89,13 +92,15 @@ def _patch(
         return
     patches: dict[Any, np.ndarray] = cache.setdefault("hud", {})
     full = (name, key, w, h)
-    img = patches.get(full)
+    img = patches.pop(full, None)
     if img is None:
-        if len(patches) >= MAX_PATCHES:
-            del patches[next(iter(patches))]
         img = np.empty((y1 - y0, x1 - x0, 3), np.uint8)
         paint(img, _scale(frame))
-        patches[full] = img
+        size = cache.get("hud_bytes", 0) + img.nbytes
+        while patches and (size > MAX_PATCH_BYTES or len(patches) >= MAX_PATCHES):
+            size -= patches.pop(next(iter(patches))).nbytes  # the least recently used
+        cache["hud_bytes"] = size
+    patches[full] = img  # most recently used last
     frame[y0:y1, x0:x1] = img
 
 
@@ -177,13 +182,15 @@ def draw(frame: np.ndarray, state: WorldState, data: GameData, cache: dict[str, 
 
 
 def _clock(frame: np.ndarray, state: WorldState, cache: dict[str, Any]) -> None:
-    key = (state.date_text, state.time_text, state.money)
+    rain = state.raining()
+    key = (state.date_text, state.time_text, state.money, rain)
 
     def paint(img: np.ndarray, s: float) -> None:
         h, w = img.shape[:2]
         panel(img, 0, 0, w, h, s)
         t = _thick(s, 2)
-        text(img, state.date_text, w / 2, h * 0.30, 0.8 * s, TEXT, t, "center", BOLD)
+        text(img, state.date_text, w * 0.56, h * 0.30, 0.8 * s, TEXT, t, "center", BOLD)
+        weather.draw_icon(img, w * 0.16, h * 0.22, h * 0.08, rain)
         text(img, state.time_text, w / 2, h * 0.57, 0.8 * s, TEXT, t, "center", BOLD)
         m = max(1, round(8 * s))
         img[round(h * 0.66) : h - m, m : w - m] = PANEL_DARK
@@ -292,7 +299,7 @@ def _close_button(img: np.ndarray, box: tuple[int, int, int, int], s: float) -> 
 def _shop(
     frame: np.ndarray, state: WorldState, data: GameData, cache: dict[str, Any], fw: int, fh: int
 ) -> None:
-    stock = data.shop_stock
+    stock = state.shop
     rows = layout.SHOP_ROWS[: len(stock)]
     hover = layout.hit(rows, *state.pointer)
 
@@ -312,7 +319,7 @@ def _shop(
             "right",
             BOLD,
         )
-        for i, item_id in enumerate(stock):
+        for i, (item_id, price) in enumerate(stock):
             item = data.items[item_id]
             x0, y0, x1, y1 = _rel(rows[i], layout.SHOP_PANEL, w, h, fw, fh)
             img[y0:y1, x0:x1] = PANEL_DARK
@@ -327,10 +334,10 @@ def _shop(
             )
             mid = (y0 + y1) / 2 + 10 * s
             text(img, item.name, x0 + size + 24 * s, mid, 0.8 * s, TEXT, t)
-            text(img, f"{item.price}g", x1 - 20 * s, mid, 0.8 * s, TEXT, t, "right", BOLD)
+            text(img, f"{price}g", x1 - 20 * s, mid, 0.8 * s, TEXT, t, "right", BOLD)
         _close_button(img, _rel(layout.SHOP_CLOSE, layout.SHOP_PANEL, w, h, fw, fh), s)
 
-    _patch(frame, cache, "shop", (state.money, hover), layout.SHOP_PANEL, paint)
+    _patch(frame, cache, "shop", (state.money, hover, stock), layout.SHOP_PANEL, paint)
 
 
 def _inventory(

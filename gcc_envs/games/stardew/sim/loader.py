@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from gcc_envs.core.toml_data import Entry, entries, read
 from gcc_envs.errors import DataError
@@ -67,7 +68,15 @@ def _load_tiles(directory: Path) -> tuple[TileKind, ...]:
     return tuple(tiles)
 
 
-def _load_items(directory: Path) -> tuple[dict[str, Item], dict[str, Crop], str, tuple[str, ...]]:
+def _load_items(
+    directory: Path,
+) -> tuple[
+    dict[str, Item],
+    dict[str, Crop],
+    str,
+    tuple[str, ...],
+    tuple[tuple[float, float], tuple[str, ...], int],
+]:
     file = "items.toml"
     doc = read(directory / file)
     items: dict[str, Item] = {}
@@ -113,7 +122,21 @@ def _load_items(directory: Path) -> tuple[dict[str, Item], dict[str, Crop], str,
     for sid in stock:
         if sid not in items or items[sid].price <= 0:
             shop.fail(f"stock item {sid!r} is not an item with a price")
-    return items, crops, shop.get("title", str, "Shop"), stock
+    markup = shop.get("price_markup", list, [1.0, 1.0])
+    if not (
+        len(markup) == 2
+        and all(isinstance(v, (int, float)) for v in markup)
+        and 0 < markup[0] <= markup[1]
+    ):
+        shop.fail(f"price_markup must be [lo, hi] with 0 < lo <= hi, got {markup!r}")
+    always = tuple(shop.get("always", list, []))
+    if any(a not in stock for a in always):
+        shop.fail(f"always lists items that are not in stock: {sorted(set(always) - set(stock))}")
+    least = shop.int("min_items", len(stock), lo=max(1, len(always)))
+    if least > len(stock):
+        shop.fail(f"min_items {least} is more than the {len(stock)} items in stock")
+    variation = ((float(markup[0]), float(markup[1])), always, least)
+    return items, crops, shop.get("title", str, "Shop"), stock, variation
 
 
 def _load_obstacles(directory: Path, items: dict[str, Item]) -> dict[str, ObstacleKind]:
@@ -180,20 +203,61 @@ def _load_scenarios(
             money=e.int("money", 500, lo=0),
             inventory=tuple((p[0], p[1]) for p in inv),
             energy=e.int("energy", None, lo=0),
+            **_variation(e, maps),
         )
         m = maps[s.location]
         if not (s.x < m.width and s.y < m.height) or m.solid[s.y * m.width + s.x]:
             e.fail(f"start ({s.x}, {s.y}) is outside {s.location!r} or not walkable")
+        for key, where in (("start_area", s.location), ("plot_area", s.field or s.location)):
+            r, mm = getattr(s, key), maps[where]
+            if r is not None and not (r[0] <= r[2] < mm.width and r[1] <= r[3] < mm.height):
+                e.fail(f"{key} {list(r)} must be [x0, y0, x1, y1] inside {where!r}")
         out[name] = s
     if "default" not in out:
         raise DataError(f"{file}: a scenario named 'default' is required")
     return out
 
 
+def _ints(e: Entry, key: str, n: int) -> tuple[int, ...] | None:
+    v = e.get(key, list, None)
+    if v is None:
+        return None
+    if len(v) != n or not all(isinstance(i, int) and not isinstance(i, bool) for i in v):
+        e.fail(f"{key} must be a list of {n} integers, got {v!r}")
+    return tuple(v)
+
+
+def _variation(e: Entry, maps: dict[str, MapData]) -> dict[str, Any]:
+    """The optional seeded-variation keys of a scenario (see ``Scenario``)."""
+    out: dict[str, Any] = {
+        "start_area": _ints(e, "start_area", 4),
+        "random_facing": e.get("random_facing", bool, False),
+        "start_wake": e.get("start_wake", bool, False),
+        "money_range": _ints(e, "money_range", 2),
+        "rain_chance": float(e.get("rain_chance", (int, float), 0.0)),
+        "plot_area": _ints(e, "plot_area", 4),
+        "plot_size": _ints(e, "plot_size", 2) or (3, 3),
+        "field": e.choice("field", maps, None),
+    }
+    if not 0.0 <= out["rain_chance"] <= 1.0:
+        e.fail(f"rain_chance must lie in [0, 1], got {out['rain_chance']}")
+    lo_hi = out["money_range"]
+    if lo_hi is not None and not 0 <= lo_hi[0] <= lo_hi[1]:
+        e.fail(f"money_range must be [lo, hi] with 0 <= lo <= hi, got {list(lo_hi)}")
+    for key in ("scatter", "meadow_scatter"):
+        counts = e.get(key, dict, None)
+        if counts is not None:
+            if not all(isinstance(n, int) and n >= 0 for n in counts.values()):
+                e.fail(f"{key} counts must be non-negative integers, got {counts!r}")
+            out[key] = tuple(counts.items())
+    out["lane_to"] = e.int("lane_to", 0, lo=0)
+    return out
+
+
 def load(d: Path) -> GameData:
     """Load and validate the TOML files in folder ``d`` (see ``data.load_data``)."""
     tiles = _load_tiles(d)
-    items, crops, shop_title, stock = _load_items(d)
+    items, crops, shop_title, stock, (markup, always, least) = _load_items(d)
     obstacles = _load_obstacles(d, items)
     maps: dict[str, MapData] = {}
     for path in sorted(d.glob("map_*.toml")):
@@ -219,4 +283,7 @@ def load(d: Path) -> GameData:
         shop_stock=stock,
         scenarios=_load_scenarios(d, maps, items),
         maps=maps,
+        shop_markup=markup,
+        shop_always=always,
+        shop_min_items=least,
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -47,9 +48,33 @@ def _spot(file: str, entry: str, table: Any) -> Spot:
 def load_map(
     path: Path, tiles: tuple[TileKind, ...], obstacles: dict[str, ObstacleKind]
 ) -> MapData:
+    """One map file; its ``[[layouts]]`` (other ``rows`` and ``wake``) become ``layouts``."""
     file = path.name
     doc = read(path)
-    top = Entry(file, "map", doc)
+    base = _parse(file, "map", doc, tiles, obstacles)
+    alts = []
+    for i, e in enumerate(entries(file, doc, "layouts")):
+        alt = _parse(
+            file,
+            f"layouts[{i}]",
+            {**doc, "rows": e.get("rows", str), "wake": e.get("wake", dict, doc.get("wake"))},
+            tiles,
+            obstacles,
+        )
+        if (alt.width, alt.height) != (base.width, base.height):
+            e.fail(f"rows are {alt.width}x{alt.height}, the map is {base.width}x{base.height}")
+        alts.append(alt)
+    return replace(base, layouts=tuple(alts)) if alts else base
+
+
+def _parse(
+    file: str,
+    what: str,
+    doc: dict[str, Any],
+    tiles: tuple[TileKind, ...],
+    obstacles: dict[str, ObstacleKind],
+) -> MapData:
+    top = Entry(file, what, doc)
     name = top.get("name", str)
     rows = tuple(r for r in top.get("rows", str).split("\n") if r)
     if not rows:

@@ -60,10 +60,10 @@ def click(state: WorldState, button: str) -> None:
         if layout.SHOP_CLOSE.contains(u, v):
             close(state)
             return
-        stock = state.data.shop_stock
+        stock = state.shop
         i = layout.hit(layout.SHOP_ROWS[: len(stock)], u, v)
         if i >= 0:
-            buy(state, stock[i])
+            buy(state, stock[i][0])
     elif state.menu == "inventory":
         if layout.INVENTORY_CLOSE.contains(u, v):
             close(state)

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from gcc_envs.games.stardew.sim import hud
+from gcc_envs.games.stardew.sim import hud, weather
 from gcc_envs.games.stardew.sim.data import GameData
 from gcc_envs.games.stardew.sim.layout import camera
 from gcc_envs.games.stardew.sim.sprites import (
@@ -54,7 +54,8 @@ def _keys(cache: dict[str, Any], state: WorldState, tables: Tables) -> np.ndarra
     layers: dict[str, tuple[int, int, np.ndarray]] = cache.setdefault("layers", {})
     got = layers.get(loc.name)
     if got is None or got[0] != id(loc) or got[1] != loc.version:
-        got = (id(loc), loc.version, location_keys(state.data, tables, loc))
+        layout = state.layout.get(loc.name, 0)
+        got = (id(loc), loc.version, location_keys(state.data, tables, loc, layout))
         layers[loc.name] = got
     return got[2]
 
@@ -140,5 +141,7 @@ def render(
         raise ValueError(f"render size must be positive, got {height}x{width}")
     frame, tp, x0, y0 = world_layer(state, data, height, width, cache)
     _draw_actors(frame, state, cache["tilesets"][tp], x0, y0)
+    if state.raining() and state.map().outdoor:
+        weather.draw_rain(frame, state.tick)
     hud.draw(frame, state, data, cache)
     return frame

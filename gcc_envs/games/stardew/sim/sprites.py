@@ -60,13 +60,14 @@ class Tables:
 def build_tables(data: GameData) -> Tables:
     ground: list[tuple[str, Any]] = [("tile", t) for t in data.tiles]
     static: dict[str, np.ndarray] = {}
-    for name, m in data.maps.items():
-        ids = m.tiles.astype(np.int64)
-        for sign in m.signs:
-            for i in range(sign.w):
-                ids[sign.y, sign.x + i] = len(ground)
-                ground.append(("sign", (sign, i)))
-        static[name] = ids
+    for name, base in data.maps.items():
+        for k, m in enumerate((base, *base.layouts)):
+            ids = m.tiles.astype(np.int64)
+            for sign in m.signs:
+                for i in range(sign.w):
+                    ids[sign.y, sign.x + i] = len(ground)
+                    ground.append(("sign", (sign, i)))
+            static[f"{name}#{k}" if k else name] = ids
     objects: list[tuple[Any, ...]] = [("none",)]
     uppers: list[tuple[Any, ...]] = [("none",)]
     canopy: dict[int, int] = {}
@@ -111,9 +112,11 @@ def crop_stage(data: GameData, crop: Planted) -> int:
     return 1 + (crop.days - 1) * (CROP_STAGES - 2) // max(days - 1, 1)
 
 
-def location_keys(data: GameData, tables: Tables, loc: LocationState) -> np.ndarray:
-    """(height, width) cell keys of a location in its current state."""
-    g = tables.static_ground[loc.name].copy()
+def location_keys(
+    data: GameData, tables: Tables, loc: LocationState, layout: int = 0
+) -> np.ndarray:
+    """(height, width) cell keys of a location in its current state and furniture layout."""
+    g = tables.static_ground[f"{loc.name}#{layout}" if layout else loc.name].copy()
     o = np.zeros_like(g)
     for (x, y), soil in loc.soil.items():
         g[y, x] = tables.soil_wet if soil.watered else tables.soil

@@ -108,6 +108,8 @@ class Stats:
     tilled: int = 0
     planted: int = 0
     watered: int = 0
+    #: Waterings of soil with a crop in it (the part of watering Cultivation credits).
+    watered_crops: int = 0
     harvested: int = 0
     harvest: dict[str, int] = field(default_factory=dict)
     bought: dict[str, int] = field(default_factory=dict)
@@ -151,6 +153,12 @@ class WorldState:
     #: Pointer in normalised window coordinates.
     pointer: tuple[float, float] = (0.5, 0.5)
     stats: Stats = field(default_factory=Stats)
+    #: Furniture layout of each location with several (index into ``(map, *map.layouts)``).
+    layout: dict[str, int] = field(default_factory=dict)
+    #: Weather of each day, from day 1: ``"sun"`` or ``"rain"`` (rain waters all soil).
+    weather: tuple[str, ...] = ()
+    #: The shop's stock this episode, in menu order: (item id, price in g).
+    shop: tuple[tuple[str, int], ...] = ()
 
     # ---- inventory
     @property
@@ -174,11 +182,25 @@ class WorldState:
 
     # ---- map queries
     def map(self, location: str | None = None) -> MapData:
-        return self.data.maps[location or self.location]
+        """The map of ``location`` (default: here) in this episode's furniture layout."""
+        m = self.data.maps[location or self.location]
+        i = self.layout.get(m.name, 0)
+        return m.layouts[i - 1] if i else m
+
+    def raining(self, day: int | None = None) -> bool:
+        d = (self.day if day is None else day) - 1
+        return 0 <= d < len(self.weather) and self.weather[d] == "rain"
+
+    def price_of(self, item_id: str) -> int:
+        """What the shop charges for ``item_id`` this episode (the item's price if unstocked)."""
+        for item, price in self.shop:
+            if item == item_id:
+                return price
+        return self.data.items[item_id].price
 
     def tile_at(self, location: str, x: int, y: int) -> str:
         """Kind of the tile (static map, or "soil"/"soil_wet" once tilled); "void" outside."""
-        m = self.data.maps[location]
+        m = self.map(location)
         if not (0 <= x < m.width and 0 <= y < m.height):
             return "void"
         soil = self.locations[location].soil.get((x, y))

@@ -27,7 +27,7 @@ def show_message(state: WorldState, text: str) -> None:
 
 def blocked(state: WorldState, location: str, x: int, y: int) -> bool:
     """Whether tile (x, y) stops the player now (walls, obstacles, locked doors, off-map)."""
-    m = state.data.maps[location]
+    m = state.map(location)
     if x < 0 or y < 0 or x >= m.width or y >= m.height:
         return True
     v = m.solid[y * m.width + x]
@@ -45,7 +45,7 @@ def walk(state: WorldState, vx: float, vy: float, ticks: int) -> int:
     """
     p = state.player
     loc = state.location
-    m = state.data.maps[loc]
+    m = state.map(loc)
     obstacles = state.locations[loc].obstacles
     solid, w, h = m.solid, m.width, m.height
     minutes = state.minutes

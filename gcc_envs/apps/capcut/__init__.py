@@ -1,0 +1,25 @@
+"""CapCut → Shotcut: the Cradle paper's five CapCut tasks as Linux twins (``GCC/CapCut-*``).
+
+Shotcut (Debian's, MLT underneath) runs on the env's own Xvfb with a fresh settings file;
+the suite makes its own media (:mod:`.media`): clips whose frames spell their numbers, a ball
+entering a goal at a seeded second, a tune, stickers, and Shotcut projects (:mod:`.project`).
+Checkers (:mod:`.checkers`) read the exported video with ffprobe, ffmpeg and OpenCV.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gcc_envs.apps.software.tables import load_tasks
+from gcc_envs.core.spec import SuiteSpec
+
+SUITE = SuiteSpec(
+    key="capcut",
+    title="CapCut",
+    tasks=load_tasks(Path(__file__).parent / "data" / "tasks.toml"),
+    checkers="gcc_envs.apps.capcut.checkers",
+    programs=("shotcut", "melt", "ffprobe", "ffmpeg"),
+    env_class="gcc_envs.apps.software.suite_env:make_software_env",
+    desktop={"screen_size": (1280, 800)},
+    setup_steps="gcc_envs.apps.capcut.setup:setup_steps",
+)

@@ -1,0 +1,25 @@
+"""Meitu (XiuXiu) → GIMP: the Cradle paper's five Meitu tasks as Linux twins (``GCC/Meitu-*``).
+
+GIMP 2.10 runs on the env's own Xvfb with a fresh profile (single-window mode, no tips) and
+the seed's pictures (:mod:`.pictures`): a person on a plain background, landscapes, stickers.
+Checkers (:mod:`.checkers`) compare the saved pictures with the inputs by pixel statistics
+and masks, and read saved projects with a small XCF reader (:mod:`.xcf`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gcc_envs.apps.software.tables import load_tasks
+from gcc_envs.core.spec import SuiteSpec
+
+SUITE = SuiteSpec(
+    key="meitu",
+    title="Meitu",
+    tasks=load_tasks(Path(__file__).parent / "data" / "tasks.toml"),
+    checkers="gcc_envs.apps.meitu.checkers",
+    programs=("gimp",),
+    env_class="gcc_envs.apps.software.suite_env:make_software_env",
+    desktop={"screen_size": (1280, 800)},
+    setup_steps="gcc_envs.apps.meitu.setup:setup_steps",
+)

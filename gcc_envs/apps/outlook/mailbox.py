@@ -1,0 +1,114 @@
+"""The Outlook twin's mailboxes: seeded messages, written as Maildir, read back by checkers.
+
+:func:`make_mailbox` draws an inbox (a mail from Börje, one titled "Urgent meeting" among
+look-alike subjects, everyday mail) and a junk folder of spam from a seed. Maildir layout as
+Dovecot keeps it: the inbox in ``cur``/``new``, each other folder in ``.<Name>/``; a message's
+flags follow ``:2,`` in its file name (``S`` seen, ``T`` deleted).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+from email.message import EmailMessage
+from email.utils import format_datetime, make_msgid
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from gcc_envs.apps.software.reading import files_in
+from gcc_envs.core.probe import DesktopProbe
+
+ME = ("Cradle Tester", "tester@cradle.local")
+BORJE = ("Börje Karlsson", "borje@baai.ac.cn")
+FOLDERS = ("Drafts", "Sent", "Trash", "Junk")
+_PEOPLE = (
+    ("Ada Byte", "ada@example.org"), ("Lin Chen", "lin.chen@example.org"),
+    ("Sam Okoro", "sam@example.net"), ("Mia Rossi", "mia.rossi@example.com"),
+    ("Noor Haddad", "noor@example.org"), ("Tom Berg", "tom.berg@example.net"),
+)  # fmt: skip
+_SUBJECTS = (
+    "Lunch on Friday?", "Slides for the review", "Your parcel is on its way", "Re: budget",
+    "Team photo", "Reading group: next paper", "Conference travel", "Weekly report",
+)  # fmt: skip
+_LOOKALIKES = ("Urgent: meeting room moved", "Meeting notes", "Re: Urgent meeting agenda?")
+_SPAM = (
+    "You have WON a prize!!!", "Cheap watches, 90% off", "Your account will be closed",
+    "Claim your free cruise", "Hot singles near you", "Invoice overdue - pay now",
+)  # fmt: skip
+
+
+def message(sender: tuple[str, str], subject: str, body: str, when: datetime) -> bytes:
+    m = EmailMessage()
+    m["From"] = f"{sender[0]} <{sender[1]}>"
+    m["To"] = f"{ME[0]} <{ME[1]}>"
+    m["Subject"] = subject
+    m["Date"] = format_datetime(when)
+    m["Message-ID"] = make_msgid(domain=sender[1].split("@")[1])
+    m.set_content(body)
+    return bytes(m)
+
+
+def make_mailbox(seed: int) -> dict[str, list[bytes]]:
+    """``{folder: [message bytes]}`` (``INBOX``, ``Junk``, ...) drawn from ``seed``."""
+    rng = np.random.default_rng(seed)
+    now = datetime(2024, 3, 6, 9, 0, tzinfo=timezone.utc)
+    inbox: list[tuple[tuple[str, str], str, str]] = []
+    for i in rng.choice(len(_SUBJECTS), size=5, replace=False):
+        who = _PEOPLE[int(rng.integers(len(_PEOPLE)))]
+        inbox.append((who, _SUBJECTS[i], f"Hi,\n\n{_SUBJECTS[i]} - see you soon.\n\n{who[0]}"))
+    for s in _LOOKALIKES[: int(rng.integers(2, 4))]:
+        inbox.append((_PEOPLE[int(rng.integers(len(_PEOPLE)))], s, "Details inside."))
+    inbox.append((_PEOPLE[int(rng.integers(len(_PEOPLE)))], "Urgent meeting",
+                  "Can we meet at 3 pm today? It is urgent."))  # fmt: skip
+    inbox.append((BORJE, "The report draft", "Hi,\n\nplease have a look at the draft.\n\nBörje"))
+    order = rng.permutation(len(inbox))
+    stamped = [(inbox[k], now - timedelta(hours=3 * n + 1)) for n, k in enumerate(order)]
+    spam = [_SPAM[i] for i in rng.choice(len(_SPAM), size=int(rng.integers(2, 6)), replace=False)]
+    junk = [
+        message(("Prize Desk", "win@prizes.example"), s, "Click here now!", now - timedelta(days=1))
+        for s in spam
+    ]
+    return {
+        "INBOX": [message(w, s, b, t) for (w, s, b), t in stamped],
+        "Junk": junk,
+        "Drafts": [], "Sent": [], "Trash": [],
+    }  # fmt: skip
+
+
+def folder_dir(root: Path | str, folder: str) -> str:
+    """The Maildir folder of ``folder`` under ``root``."""
+    return str(root) if folder == "INBOX" else f"{root}/.{folder}"
+
+
+def write_maildir(root: Path, mailbox: dict[str, list[bytes]]) -> None:
+    for folder, msgs in mailbox.items():
+        base = Path(folder_dir(root, folder))
+        for sub in ("cur", "new", "tmp"):
+            (base / sub).mkdir(parents=True, exist_ok=True)
+        for i, data in enumerate(msgs):
+            (base / "cur" / f"17000000{i:02d}.M{i}P1.gcc-twin:2,").write_bytes(data)
+    (root / "subscriptions").write_text("".join(f"{f}\n" for f in mailbox if f != "INBOX"))
+
+
+def messages(probe: DesktopProbe, root: str, folder: str) -> list[tuple[str, bytes]]:
+    """``(flags, bytes)`` of each message in a Maildir folder (under the probe's home)."""
+    out: list[tuple[str, bytes]] = []
+    base = folder_dir(root, folder)
+    for sub in ("new", "cur"):
+        for name in files_in(probe, f"{base}/{sub}"):
+            flags = name.rsplit(":2,", 1)[1] if ":2," in name else ""
+            out.append((flags, probe.read_file(f"{base}/{sub}/{name}")))
+    return out
+
+
+def live(msgs: list[tuple[str, bytes]]) -> list[tuple[str, bytes]]:
+    """The messages not marked deleted (``T``)."""
+    return [(f, d) for f, d in msgs if "T" not in f]
+
+
+def headers_of(data: bytes) -> Any:
+    from email import policy
+    from email.parser import BytesParser
+
+    return BytesParser(policy=policy.default).parsebytes(data)

@@ -1,0 +1,78 @@
+"""``SoftwareEnv``: the seam's ``SuiteEnv`` for the Cradle software twins, and the factory
+that picks the twin or the real app (``live=True``, :mod:`.live_env`)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+
+from gcc_envs.apps.suite_env import CheckedTask, SuiteEnv
+from gcc_envs.errors import GCCError
+
+
+class SoftwareEnv(SuiteEnv):
+    """A Cradle software task's Linux twin (the card is :class:`SuiteEnv`'s).
+
+    Beyond the suite env: the whole virtual screen is the target (the programs' dialogs are
+    separate windows), ``info["setup_s"]`` says how long the setup took, :meth:`score` asks the
+    checker about the desktop as it is now, and the Cradle prompt folder is
+    ``desktop/software``.
+    """
+
+    game = "desktop/software"
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        #: Seconds the last reset's setup took.
+        self.setup_s = 0.0
+
+    @property
+    def session(self) -> Any:
+        """The episode's desktop (home, programs, servers), or None before reset."""
+        return self.episode
+
+    def _setup_episode(self, options: dict[str, Any] | None) -> None:
+        t0 = time.perf_counter()
+        super()._setup_episode(options)
+        self.setup_s = time.perf_counter() - t0
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        obs, info = super().reset(seed=seed, options=options)
+        info["setup_s"] = self.setup_s
+        return obs, info
+
+    def score(self) -> float:
+        """What the task's checker says of the desktop now (its end state if it ended here)."""
+        if self.episode is None:
+            raise GCCError("call reset() first: there is no episode to score")
+        task = getattr(self.task, "inner", self.task)
+        if not isinstance(task, CheckedTask):
+            raise GCCError("this env has no checker")
+        return float(task.checker(self.episode.probe(), **task.args))
+
+
+def live_only(suite: Any) -> tuple[str, ...]:
+    """Keys of the suite's tasks with no Linux twin (its package's ``LIVE_ONLY``)."""
+    import importlib
+
+    package = importlib.import_module(suite.checkers.rpartition(".")[0])
+    return tuple(getattr(package, "LIVE_ONLY", ()))
+
+
+def make_software_env(*, backend: Any, task: str, suite: Any, live: bool = False, **kwargs: Any):
+    """The twin (``SoftwareEnv``) or, with ``live=True``, the real app (``LiveEnv``)."""
+    if live:
+        from gcc_envs.apps.software.live_env import LiveEnv
+
+        return LiveEnv(backend=backend, task=task, suite=suite, **kwargs)
+    if task in live_only(suite):
+        backend.close()
+        raise GCCError(
+            f"{suite.title} task {task!r} has no Linux twin (nothing here can hold it offline); "
+            "run it on the real app: live=True with judge='human', 'template:PNG' or an LMMJudge"
+        )
+    return SoftwareEnv(backend=backend, task=task, suite=suite, **kwargs)

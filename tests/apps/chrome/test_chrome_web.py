@@ -1,0 +1,119 @@
+"""The Chrome twin's parts without a browser: the local web server, the content, checkers."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import shutil
+import ssl
+import sys
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from gcc_envs.apps.chrome import checkers
+from gcc_envs.apps.chrome.content import TARGET_ARXIV, TARGET_TITLE, make_site
+from gcc_envs.apps.chrome.setup import PROFILE, SITES, chrome_web
+from gcc_envs.apps.episode import EpisodeDesktop
+from gcc_envs.apps.software.desktop import folders, port_open
+from gcc_envs.apps.software.pdf import text_pdf
+from gcc_envs.apps.software.reading import write_answer
+
+needs_openssl = pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl missing")
+
+
+@pytest.fixture
+def session():
+    # files and servers only: no display
+    s = EpisodeDesktop(SimpleNamespace(display=":0"), np.random.default_rng(3))
+    folders(s)
+    yield s
+    s.close()
+
+
+def test_the_seed_varies_the_decoys_and_the_ranking_but_keeps_the_target():
+    a, b = make_site(0), make_site(1)
+    assert TARGET_ARXIV in a["papers"] and TARGET_ARXIV in b["papers"]
+    assert a["results"] != b["results"] and a["papers"] != b["papers"]
+    assert make_site(0) == a
+
+
+def _get(path: str, port: int, host: str, data: bytes | None = None, tls: bool = True):
+    """(status, body) of a request to the local web as ``host`` would receive it."""
+    ctx = ssl.create_default_context()
+    ctx.check_hostname, ctx.verify_mode = False, ssl.CERT_NONE
+    conn = (http.client.HTTPSConnection("127.0.0.1", port, context=ctx, timeout=5) if tls
+            else http.client.HTTPConnection("127.0.0.1", port, timeout=5))  # fmt: skip
+    conn.request("POST" if data else "GET", path, body=data, headers={"Host": host})
+    r = conn.getresponse()
+    return r.status, r.read()
+
+
+@needs_openssl
+def test_the_local_web_answers_tls_and_plain_http_on_one_loopback_port_and_records(session):
+    chrome_web(session)
+    port = json.loads((session.home / ".cache/gcc-task/answer.json").read_text())["web_port"]
+    status, body = _get("/search?q=Towards+General+Computer+Control", port, "www.google.com")
+    body = body.decode()
+    assert TARGET_TITLE.split(":")[0] in body and f"arxiv.org/abs/{TARGET_ARXIV}" in body
+    assert _get("/", port, "twitter.com", tls=False)[0] == 301  # plain HTTP is sent to HTTPS
+    pdf = _get(f"/pdf/{TARGET_ARXIV}", port, "arxiv.org")[1]
+    assert pdf == (session.home / SITES / "pdf" / f"{TARGET_ARXIV}.pdf").read_bytes()
+    assert _get("/compose/post", port, "x.com", b"text=It%27s+a+good+day.")[0] == 303
+    assert checkers.posted(session.probe(), "It's a good day.") == 1.0
+    assert checkers.posted(session.probe(), "It's a good day") == 0.0
+    log = (session.home / SITES / "requests.jsonl").read_text()
+    assert '"host": "arxiv.org"' in log
+    session.close()
+    assert not port_open(port)  # the server is gone with the session
+
+
+def test_saved_pdf_wants_the_articles_own_file_not_a_look_alike_or_a_partial(session):
+    pdfs = session.home / SITES / "pdf"
+    pdfs.mkdir(parents=True)
+    site = make_site(3)
+    for pid, p in site["papers"].items():
+        (pdfs / f"{pid}.pdf").write_bytes(text_pdf([p["title"], p["authors"], pid]))
+    decoy = next(pid for pid in site["papers"] if pid != TARGET_ARXIV)
+    downloads = session.home / "Downloads"
+    assert checkers.saved_pdf(session.probe()) == 0.0
+    shutil.copy(pdfs / f"{decoy}.pdf", downloads / f"{decoy}.pdf")
+    assert checkers.saved_pdf(session.probe()) == 0.0
+    shutil.copy(pdfs / f"{TARGET_ARXIV}.pdf", downloads / "Unconfirmed 1.crdownload")
+    assert checkers.saved_pdf(session.probe()) == 0.0
+    shutil.copy(pdfs / f"{TARGET_ARXIV}.pdf", downloads / f"{TARGET_ARXIV}.pdf")
+    assert checkers.saved_pdf(session.probe()) == 1.0
+
+
+def test_dark_mode_reads_chromiums_saved_appearance_mode(session):
+    prefs = session.home / PROFILE / "Default" / "Preferences"
+    prefs.parent.mkdir(parents=True)
+    assert checkers.dark_mode(session.probe()) == 0.0
+    for scheme, want in ((1, 0.0), (0, 0.0), (2, 1.0)):
+        prefs.write_text(json.dumps({"browser": {"theme": {"color_scheme2": scheme}}}))
+        assert checkers.dark_mode(session.probe()) == want
+
+
+def test_tab_checkers_match_host_and_path_only(session, monkeypatch):
+    write_answer(session.home, devtools_port=1, last_closed="https://en.wikipedia.org/wiki/Glacier")
+    tabs = [{"url": "https://github.com/tellarin-dev"}, {"url": "https://en.wikipedia.org/"}]
+    monkeypatch.setattr(checkers, "open_tabs", lambda probe: tabs)
+    assert (
+        checkers.on_profile(session.probe()) == 0.0
+        and checkers.reopened_last_closed(session.probe()) == 0.0
+    )
+    tabs += [
+        {"url": "https://www.github.com/tellarin/"},
+        {"url": "http://en.wikipedia.org/wiki/Glacier"},
+    ]
+    assert (
+        checkers.on_profile(session.probe()) == 1.0
+        and checkers.reopened_last_closed(session.probe()) == 1.0
+    )
+
+
+def test_open_tabs_is_empty_when_the_browser_does_not_answer(session):
+    write_answer(session.home, devtools_port=session.free_port())
+    assert checkers.open_tabs(session.probe()) == []
+    assert sys.executable  # the cdp reader runs with this interpreter
