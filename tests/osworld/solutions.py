@@ -68,7 +68,8 @@ SOLUTIONS: dict[str, list[str]] = {
         "pyautogui.typewrite('Thomas'); pyautogui.press('tab'); time.sleep(1)",
         "DONE",
     ],
-    "3299584d": [  # on startup: the New Tab page
+    "3299584d": [  # on startup: the New Tab page, in a tab of its own (the start page still loads)
+        "pyautogui.hotkey('ctrl', 't'); time.sleep(1)",
         _go("chrome://settings/onStartup"),
         "pyautogui.click(638, 238); time.sleep(1)",
         "DONE",

@@ -64,6 +64,27 @@ _NAMED = {
 }
 #: Buttons by name; scroll is buttons 4 (up) 5 (down) 6 (left) 7 (right).
 BUTTONS = {"left": 1, "middle": 2, "right": 3}
+#: The most 32-bit units one property read asks for (titles and client lists are far shorter).
+MAX_PROPERTY_LONGS = 1 << 16
+
+
+def repair_error_classes(d: Any) -> None:
+    """Map every X error code of the connection ``d`` to an :class:`Xlib.error.XError` class.
+
+    python-xlib registers RandR's errors at their bare codes (BadRRCrtc at 1, BadRRMode at 2:
+    the core BadRequest and BadValue) and as plain exceptions without XError's fields. A
+    BadValue — a window's property shrinking between two reads — is then parsed as
+    ``BadRRModeError``, the parser fails on its missing ``sequence_number``, and the
+    connection waits forever on the next reply. Core codes get their core classes back; any
+    other class that is not an XError becomes XError.
+    """
+    table = d.display.error_classes
+    for code, cls in list(table.items()):
+        core = error.xerror_class.get(code)
+        if core is not None:
+            table[code] = core
+        elif not (isinstance(cls, type) and issubclass(cls, error.XError)):
+            table[code] = error.XError
 
 
 @dataclass(frozen=True)
@@ -92,6 +113,7 @@ class X11:
             self.d = display.Display(name)
         except Exception as e:  # Xlib raises several unrelated types here
             raise BackendError(f"cannot open X display {name!r}: {e}") from e
+        repair_error_classes(self.d)
         self.name = name
         self.root = self.d.screen().root
         self.screen_size = (self.d.screen().width_in_pixels, self.d.screen().height_in_pixels)
@@ -102,9 +124,14 @@ class X11:
         return self.d.intern_atom(name)
 
     def _prop(self, win: Any, name: str) -> Any:
+        """A window property's value, or None when it is unset or the window is gone.
+
+        One request reads it whole: ``get_full_property``'s two reads race a program that
+        changes the property in between (a shorter title: BadValue, a removed one: None).
+        """
         try:
-            p = win.get_full_property(self.atom(name), X.AnyPropertyType)
-        except error.XError:
+            p = win.get_property(self.atom(name), X.AnyPropertyType, 0, MAX_PROPERTY_LONGS)
+        except error.XError:  # BadWindow and the like: the window vanished while read
             return None
         return None if p is None else p.value
 
@@ -122,11 +149,12 @@ class X11:
         return int(v[0]) if v is not None and len(v) else None
 
     def wm_class(self, win: Any) -> tuple[str, ...]:
-        try:
-            c = win.get_wm_class()
-        except error.XError:
+        """``WM_CLASS``'s instance and class names; () when unset or the window is gone."""
+        v = self._prop(win, "WM_CLASS")
+        if not isinstance(v, bytes):
             return ()
-        return tuple(c) if c else ()
+        parts = v.decode("latin-1").split("\0")
+        return tuple(parts[:2]) if len(parts) >= 2 else ()
 
     def find(
         self, title: str | None = None, pid: int | None = None, wm_class: str | None = None

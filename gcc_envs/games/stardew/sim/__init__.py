@@ -4,7 +4,7 @@
 >>> sim = StardewSim()
 >>> sim.reset(np.random.default_rng(0), {"scenario": "shopping"})
 >>> sim.state.location, sim.state.time_text, sim.state.money
-('farm', '9:00 am', 500)
+('farm', '9:00 am', 537)
 >>> sim.render(84, 84).shape
 (84, 84, 3)
 """
