@@ -9,6 +9,7 @@ from typing import Any
 
 def cmd_bench(args: argparse.Namespace) -> int:
     from agents.bench import BenchConfig, load_suite, run_suite
+    from agents.bench.suite import select
 
     def stop(signum: int, frame: Any) -> None:  # a scheduler's SIGTERM stops as Ctrl-C does
         raise KeyboardInterrupt
@@ -22,7 +23,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
             retry_errors=args.retry_errors,
             progress=not args.quiet,
         )
-        summary = run_suite(load_suite(args.suite), args.out, config)
+        summary = run_suite(select(load_suite(args.suite), args.run or ()), args.out, config)
     finally:
         signal.signal(signal.SIGTERM, previous)
     recorded = summary.skipped + summary.ran
@@ -35,6 +36,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         print(
             f"interrupted: {recorded} of {summary.total} episodes recorded; to run the rest: "
             f"gcc-gym bench {args.suite} --out {args.out} --resume"
+            + "".join(f" --run '{r}'" for r in args.run or ())
         )
         return 130
     print(f"tables and plots: gcc-gym report {args.out}")
@@ -65,6 +67,12 @@ def add_parsers(sub: Any) -> None:
         "--address",
         help="an existing Ray cluster: auto, HOST:PORT, or ray://HOST:10001 (default: a local "
         "Ray with --workers CPUs)",
+    )
+    b.add_argument(
+        "--run",
+        action="append",
+        metavar="NAME",
+        help="only the runs of this name (a glob; repeat for more), e.g. --run '*-random'",
     )
     b.add_argument("--resume", action="store_true", help="run only the unrecorded episodes")
     b.add_argument(

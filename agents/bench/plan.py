@@ -38,7 +38,7 @@ class Episode:
     policy_kwargs: Mapping[str, Any]
     video: bool = False
     #: From the game's spec: ``game`` (the ids' title), ``difficulty``, ``expected_steps``,
-    #: ``parent`` (the mission a checkpoint belongs to).
+    #: ``parent`` (the mission a checkpoint belongs to), ``group`` (an OSWorld domain).
     task_info: Mapping[str, Any] = field(default_factory=dict)
 
     def config(self) -> dict[str, Any]:
@@ -82,7 +82,8 @@ def expand_env(pattern: str, ids: list[str]) -> list[str]:
 
 def task_info(env_id: str, task: str | None) -> dict[str, Any]:
     """What the id's spec says about its task (or checkpoint ``task``), for the tables: the
-    game's title, the task's difficulty, the steps a person needs and the task it is part of."""
+    game's title, the task's difficulty, the steps a person needs, the task it is part of and
+    the family it is reported under (an OSWorld domain)."""
     from gcc_envs.registration import spec_of, task_of
 
     spec = spec_of(env_id)
@@ -92,6 +93,7 @@ def task_info(env_id: str, task: str | None) -> dict[str, Any]:
         "difficulty": row.difficulty if row is not None else "",
         "expected_steps": row.expected_steps if row is not None else None,
         "parent": row.parent if row is not None else "",
+        "group": row.group if row is not None else "",
     }
 
 
@@ -100,12 +102,15 @@ def expand(suite: Suite, ids: list[str] | None = None) -> list[Episode]:
     ids = registered_ids() if ids is None else ids
     out: list[Episode] = []
     for run in suite.runs:
-        env_ids = expand_env(run.env, ids)
-        if not env_ids:
-            raise DataError(
-                f"{suite.path}: run {run.name!r}: env {run.env!r} matches no registered id "
-                "(gcc-gym list shows them)"
-            )
+        env_ids: dict[str, None] = {}
+        for pattern in (run.env,) if isinstance(run.env, str) else run.env:
+            matched = expand_env(pattern, ids)
+            if not matched:
+                raise DataError(
+                    f"{suite.path}: run {run.name!r}: env {pattern!r} matches no registered id "
+                    "(gcc-gym list shows them)"
+                )
+            env_ids.update(dict.fromkeys(matched))
         for env_id in env_ids:
             out += _episodes(run, env_id)
     keys = [e.key for e in out]

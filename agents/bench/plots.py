@@ -1,7 +1,8 @@
 """PNG plots of a suite run (matplotlib, ``bench`` extra): success per task, LMM cost.
 
 ``success_<game>.png``: per game, a bar per task and policy with its standard error (the
-paper's per-task success figure); ``cost.png``: cost per episode for the policies that report
+paper's per-task success figure), and ``success_<game>_groups.png`` per group where the tasks
+have groups (OSWorld's domains); ``cost.png``: cost per episode for the policies that report
 LMM usage (``policy_info.cost_usd``), per task and policy. Figures are built on an Agg canvas
 of their own, so nothing touches pyplot's global state or needs a display.
 """
@@ -13,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.bench.report import file_name
-from agents.bench.tables import games, label, of_game, policies, stat
+from agents.bench.tables import games, label, of_game, policies, stat, task_info
 from gcc_envs.errors import MissingExtraError
 
 
@@ -64,25 +65,36 @@ def bars(
     return path
 
 
-def success_plot(records: Sequence[dict[str, Any]], game: str, folder: Path) -> Path | None:
+def group_of(rec: dict[str, Any]) -> str:
+    return task_info(rec).get("group") or ""
+
+
+def success_plot(
+    records: Sequence[dict[str, Any]], game: str, folder: Path, by_group: bool = False
+) -> Path | None:
+    """Success rate bars per task (or, ``by_group``, per group: OSWorld's domains)."""
     recs = [r for r in of_game(records, game) if r.get("status") == "ok"]
+    key = group_of if by_group else label
+    if by_group:
+        recs = [r for r in recs if group_of(r)]
     if not recs:
         return None
-    tasks = list(dict.fromkeys(label(r) for r in recs))
+    tasks = list(dict.fromkeys(key(r) for r in recs))
     series: dict[str, list[tuple[float, float]]] = {}
     counts: dict[str, list[str]] = {}
     for p in policies(recs):
         series[p], counts[p] = [], []
         for t in tasks:
             s = stat(
-                (bool(r["success"]) for r in recs if label(r) == t and r["policy"] == p),
+                (bool(r["success"]) for r in recs if key(r) == t and r["policy"] == p),
                 binary=True,
             )
             series[p].append((0.0, 0.0) if s.n == 0 else (s.mean, s.se))
             counts[p].append("" if s.n == 0 else f"{round(s.mean * s.n)}/{s.n}")
-    path = folder / f"success_{file_name(game)}.png"
+    what = "group" if by_group else "task"
+    path = folder / f"success_{file_name(game)}{'_groups' if by_group else ''}.png"
     return bars(
-        f"{game}: success rate per task (± SE)",
+        f"{game}: success rate per {what} (± SE)",
         "success rate",
         tasks,
         series,
@@ -116,6 +128,6 @@ def cost_plot(records: Sequence[dict[str, Any]], folder: Path) -> Path | None:
 
 def write_plots(records: Sequence[dict[str, Any]], folder: Path) -> list[Path]:
     """Every plot the records allow; the PNGs written."""
-    out = [success_plot(records, g, folder) for g in games(records)]
+    out = [success_plot(records, g, folder, by) for g in games(records) for by in (False, True)]
     out.append(cost_plot(records, folder))
     return [p for p in out if p is not None]

@@ -11,7 +11,7 @@ A suite is a list of ``[[run]]`` tables; an optional ``[suite]`` table names it 
 
     [[run]]
     name = "stardew-scripted"
-    env = "GCC/Stardew-*"          # a registered id or a glob over the registered ids
+    env = "GCC/Stardew-*"          # a registered id, a glob over the ids, or a list of them
     policy = "scripted"            # random | scripted | sb3 | cradle
     [run.kwargs]                   # passed to gym.make
     obs_size = [90, 160]
@@ -36,10 +36,11 @@ of a mission alone, as ``gcc-gym run --per-task``), ``video`` (an MP4 per episod
 
 from __future__ import annotations
 
+import fnmatch
 import hashlib
 import sys
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -71,10 +72,10 @@ MERGED = ("kwargs", "policy_kwargs")
 
 @dataclass(frozen=True)
 class Run:
-    """One named run: an env id or glob, a policy, seeds and settings."""
+    """One named run: an env id or glob (or a tuple of them), a policy, seeds and settings."""
 
     name: str
-    env: str
+    env: str | tuple[str, ...]
     policy: str
     seeds: tuple[int, ...]
     kwargs: Mapping[str, Any] = field(default_factory=dict)
@@ -136,6 +137,24 @@ def parse_suite(text: str, path: str) -> Suite:
     return Suite(name, path, hashlib.sha256(text.encode()).hexdigest(), runs)
 
 
+def select(suite: Suite, patterns: Sequence[str]) -> Suite:
+    """``suite`` with only the runs whose names match one of ``patterns`` (globs), in file order
+    (``gcc-gym bench --run``); a pattern that matches no run is an error.
+
+    >>> s = parse_suite('[[run]]\nname="a-x"\nenv="E"\npolicy="random"\nseeds=[0]', "s.toml")
+    >>> [r.name for r in select(s, ["a-*"]).runs]
+    ['a-x']
+    """
+    if not patterns:
+        return suite
+    names = [r.name for r in suite.runs]
+    for p in patterns:
+        if not fnmatch.filter(names, p):
+            raise DataError(f"{suite.path}: no run is named {p!r}; runs: {names}")
+    runs = tuple(r for r in suite.runs if any(fnmatch.fnmatchcase(r.name, p) for p in patterns))
+    return replace(suite, runs=runs)
+
+
 def _merge(defaults: dict[str, Any], table: Any) -> dict[str, Any]:
     if not isinstance(table, dict):
         return table
@@ -160,8 +179,13 @@ def _run(path: str, index: int, t: Any, own: Any) -> Run:
     if unknown:
         raise DataError(f"{where}: unknown keys {sorted(unknown)}; known: {sorted(RUN_KEYS)}")
     for key in ("name", "env", "policy"):
+        if key == "env" and _strings(t.get(key)):
+            continue
         if not isinstance(t.get(key), str) or not t[key]:
-            raise DataError(f"{where}: {key!r} must be a non-empty string")
+            raise DataError(
+                f"{where}: {key!r} must be a non-empty string"
+                + (" or a list of them" if key == "env" else "")
+            )
     for key in MERGED:
         if not isinstance(t.get(key, {}), dict):
             raise DataError(f"{where}: {key!r} must be a table")
@@ -173,7 +197,7 @@ def _run(path: str, index: int, t: Any, own: Any) -> Run:
         raise DataError(f"{where}: 'max_steps' must be a positive integer, got {max_steps!r}")
     return Run(
         name=t["name"],
-        env=t["env"],
+        env=t["env"] if isinstance(t["env"], str) else tuple(t["env"]),
         policy=t["policy"],
         seeds=_seeds(where, t),
         kwargs=dict(t.get("kwargs", {})),
@@ -182,6 +206,10 @@ def _run(path: str, index: int, t: Any, own: Any) -> Run:
         per_task=t.get("per_task", False),
         video=t.get("video", False),
     )
+
+
+def _strings(v: Any) -> bool:
+    return isinstance(v, list) and bool(v) and all(isinstance(x, str) and x for x in v)
 
 
 def _positive(v: Any) -> bool:

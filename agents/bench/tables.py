@@ -4,8 +4,8 @@ Pure functions of the records (``results.jsonl``): nothing here makes an env or 
 A game's tables come from what its records carry: ``config.task_info`` (the game's title, each
 task's difficulty, the mission a checkpoint belongs to, the steps a person needs) and the
 ``metrics`` its env reports in ``info["metrics"]`` (RDR2's checkpoints reached, Dealer's Life 2's
-deal metrics, Skylines' city metrics...). Episodes recorded as errors are left out of the
-statistics and counted in their own column.
+deal metrics, Skylines' city metrics...), and ``task_info.group`` (OSWorld's domains).
+Episodes recorded as errors are left out of the statistics and counted in their own column.
 
 >>> stat([1.0, 0.0, 1.0, 1.0], binary=True)
 Stat(mean=0.75, se=0.2165, n=4)
@@ -177,11 +177,7 @@ def success_table(records: Sequence[dict[str, Any]], game: str) -> Table:
     difficulty = {label(r): task_info(r).get("difficulty") or "" for r in recs}
 
     def cells(rows: list[dict[str, Any]]) -> list[Any]:
-        out: list[Any] = []
-        for p in pols:
-            mine = [bool(r["success"]) for r in rows if r["policy"] == p]
-            out += [f"{sum(mine)}/{len(mine)}" if mine else "-", stat(mine, binary=True)]
-        return out
+        return _rates(rows, pols)
 
     body: list[tuple[Any, ...]] = []
     for i, task in enumerate(tasks):
@@ -199,6 +195,78 @@ def success_table(records: Sequence[dict[str, Any]], game: str) -> Table:
         f"{game}: success per task and policy (rate ± standard error)",
         tuple(columns),
         tuple(body),
+    )
+
+
+def _rates(recs: Sequence[dict[str, Any]], pols: Sequence[str]) -> list[Any]:
+    """Per policy: successes as ``k/n`` and the rate ± SE."""
+    out: list[Any] = []
+    for p in pols:
+        mine = [bool(r["success"]) for r in recs if r["policy"] == p]
+        out += [f"{sum(mine)}/{len(mine)}" if mine else "-", stat(mine, binary=True)]
+    return out
+
+
+def group_table(records: Sequence[dict[str, Any]], game: str) -> Table | None:
+    """A suite's families (``task_info.group``: OSWorld's domains) × policies: tasks, successes
+    and rate ± SE, then all of them (the OSWorld paper's per-domain table); None without groups.
+    """
+    recs = [r for r in of_game(records, game) if r.get("status") == "ok"]
+    group = {id(r): task_info(r).get("group") or "" for r in recs}
+    names = list(dict.fromkeys(g for g in group.values() if g))
+    if not names:
+        return None
+    pols = policies(of_game(records, game))
+    rows = []
+    for name in [*names, None]:
+        mine = [r for r in recs if name is None or group[id(r)] == name]
+        tasks = len({label(r) for r in mine})
+        rows.append((name or "(all)", tasks, *_rates(mine, pols)))
+    columns = ["group", "tasks"]
+    for p in pols:
+        columns += [f"{p} success", f"{p} rate"]
+    return Table(
+        f"{game}_groups",
+        f"{game}: success per group (domain) and policy (rate ± standard error)",
+        tuple(columns),
+        tuple(rows),
+    )
+
+
+def efficiency_table(records: Sequence[dict[str, Any]], game: str) -> Table | None:
+    """Per task × policy where the spec gives a person's steps: success, steps ± SE and
+    efficiency ± SE (Cradle's software table); None when no task gives them."""
+    recs = [r for r in of_game(records, game) if r.get("status") == "ok"]
+    if not any(task_info(r).get("expected_steps") for r in recs):
+        return None
+    rows = []
+    for (task, policy), rs in _groups(recs, "label", "policy").items():
+        eff = [e for e in map(efficiency, rs) if e is not None]
+        rows.append(
+            (
+                task,
+                policy,
+                len(rs),
+                *_rates(rs, [policy]),
+                stat(r["steps"] for r in rs),
+                task_info(rs[0]).get("expected_steps"),
+                stat(eff) if eff else None,
+            )
+        )
+    return Table(
+        f"{game}_efficiency",
+        f"{game}: success, steps and efficiency (a person's steps / steps) per task and policy",
+        (
+            "task",
+            "policy",
+            "episodes",
+            "success",
+            "success rate",
+            "steps",
+            "expected",
+            "efficiency",
+        ),
+        tuple(rows),
     )
 
 
@@ -271,9 +339,12 @@ def relabel(records: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def all_tables(records: Sequence[dict[str, Any]]) -> list[Table]:
-    """The summary, then each game's success and metrics tables."""
+    """The summary, then each game's success table, its per-group and efficiency tables where
+    its tasks give groups or a person's steps, and its metrics tables."""
     out = [summary_table(records)]
     for game in games(records):
         out.append(success_table(records, game))
+        extra = (group_table(records, game), efficiency_table(records, game))
+        out += [t for t in extra if t is not None]
         out += metrics_tables(records, game)
     return [without_empty_columns(t) for t in out]

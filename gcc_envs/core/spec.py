@@ -67,6 +67,9 @@ class TaskSpec:
     script: str | None = None
     #: Steps a person needs (efficiency = expected_steps / steps, Cradle's software tasks).
     expected_steps: int | None = None
+    #: The family reports total this task under (an OSWorld domain such as ``"chrome"``), or
+    #: ``""``; unlike ``parent`` it names no task.
+    group: str = ""
 
     def __post_init__(self) -> None:
         if not self.key or not self.name:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import json
 import sys
+from importlib.util import find_spec
 from pathlib import Path
 
 import pytest
@@ -12,11 +13,26 @@ import pytest
 import gcc_envs  # noqa: F401  (registers the ids)
 from agents.bench import BenchConfig, load_suite, run_suite
 from agents.bench.report import csv_rows, report, to_markdown
-from agents.bench.tables import Stat, all_tables, stat, success_table, summary_table
+from agents.bench.tables import (
+    Stat,
+    all_tables,
+    efficiency_table,
+    group_table,
+    stat,
+    success_table,
+    summary_table,
+)
 from agents.cli import main
 
 SMOKE = Path(__file__).resolve().parents[3] / "benchmarks" / "suites" / "smoke.toml"
 PNG = b"\x89PNG\r\n\x1a\n"
+#: Plots need matplotlib, printed tables rich (the bench extra).
+plots = pytest.mark.skipif(
+    find_spec("matplotlib") is None, reason="matplotlib missing (pip install 'gcc-gym[bench]')"
+)
+printed = pytest.mark.skipif(
+    find_spec("rich") is None, reason="rich missing (pip install 'gcc-gym[bench]')"
+)
 
 
 def rec(task: str | None, policy: str, success: bool, steps: int, **extra) -> dict:
@@ -104,6 +120,53 @@ def test_metrics_tables_group_tasks_by_what_they_report_and_csv_splits_mean_and_
     assert "| shop | scripted | 2 | 4 ± 1 | 425 ± 25 |" in md
 
 
+@plots
+def test_group_table_gives_success_per_domain_and_over_all_of_them(tmp_path: Path) -> None:
+    records = [
+        rec("a1", "random", True, 3, group="chrome"),
+        rec("a2", "random", False, 15, group="chrome"),
+        rec("b1", "random", False, 15, group="os"),
+        rec("b1", "cradle", True, 4, group="os"),
+        rec("b2", "random", True, 2, group="os", status="error"),  # left out
+    ]
+    t = group_table(records, "Game")
+    assert t.columns == (
+        "group",
+        "tasks",
+        "random success",
+        "random rate",
+        "cradle success",
+        "cradle rate",
+    )
+    rows = {row[0]: row[1:] for row in t.rows}
+    assert list(rows) == ["chrome", "os", "(all)"]
+    assert rows["chrome"][:4] == (2, "1/2", Stat(0.5, 0.3536, 2), "-")
+    assert rows["os"][:4] == (1, "0/1", Stat(0.0, 0.0, 1), "1/1")
+    assert rows["(all)"][:3] == (3, "1/3", stat([1, 0, 0], binary=True))
+    assert group_table([rec("a1", "random", True, 3)], "Game") is None  # no groups, no table
+    (tmp_path / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    _, files = report(tmp_path, show=False)
+    plot = tmp_path / "report" / "success_Game_groups.png"
+    assert plot in files and plot.read_bytes().startswith(PNG)
+    assert "Game_groups" in {t.name for t in all_tables(records)}
+
+
+def test_efficiency_table_gives_success_steps_and_a_persons_steps_over_the_steps() -> None:
+    records = [
+        rec("send", "cradle", True, 4, expected_steps=2),
+        rec("send", "cradle", True, 8, expected_steps=2),
+        rec("send", "random", False, 30, expected_steps=2),
+    ]
+    t = efficiency_table(records, "Game")
+    got = {row[1]: dict(zip(t.columns, row)) for row in t.rows}
+    assert got["cradle"]["success"] == "2/2" and got["cradle"]["steps"] == stat([4, 8])
+    assert got["cradle"]["efficiency"] == stat([0.5, 0.25]) and got["cradle"]["expected"] == 2
+    assert got["random"]["success rate"] == Stat(0.0, 0.0, 1)
+    assert efficiency_table([rec("a", "random", True, 3)], "Game") is None
+
+
+@plots
+@printed
 def test_report_on_a_smoke_run_writes_tables_csv_and_png_plots(tmp_path: Path, capsys) -> None:
     out = tmp_path / "run"
     run_suite(load_suite(SMOKE), out, BenchConfig(progress=False))
@@ -122,6 +185,7 @@ def test_report_on_a_smoke_run_writes_tables_csv_and_png_plots(tmp_path: Path, c
     assert not (folder / "cost.png").exists()  # no LMM policy ran
 
 
+@plots
 def test_report_plots_lmm_cost_per_episode(tmp_path: Path) -> None:
     usage = {"calls": 4, "prompt_tokens": 900, "completion_tokens": 100}
     records = [

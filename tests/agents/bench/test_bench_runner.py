@@ -224,6 +224,20 @@ def test_cli_bench_then_report(tmp_path: Path, capsys) -> None:
     assert "--resume" in capsys.readouterr().err
 
 
+def test_cli_run_selects_runs_by_name_and_resume_adds_the_others(tmp_path: Path, capsys) -> None:
+    path = write(tmp_path, QUICK)
+    out = tmp_path / "out"
+    assert main(["bench", str(path), "--out", str(out), "--quiet", "--run", "shop-*"]) == 0
+    assert "2 episodes: ran 2 (2 ok" in capsys.readouterr().out
+    assert {r["run"] for r in records(out)} == {"shop-random"}
+    assert main(["bench", str(path), "--out", str(out), "--quiet", "--resume"]) == 0
+    assert "4 episodes: ran 2 (2 ok, 0 errors, 0 retried after a worker died), 2 already" in (
+        capsys.readouterr().out
+    )
+    assert main(["bench", str(path), "--out", str(out), "--run", "nope"]) == 2
+    assert "no run is named 'nope'" in capsys.readouterr().err
+
+
 def test_more_than_one_worker_without_ray_names_the_extra(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setitem(sys.modules, "ray", None)  # as if not installed
     path = write(tmp_path, QUICK)
@@ -239,6 +253,7 @@ def test_a_cradle_run_records_lmm_calls_tokens_and_cost_and_the_report_plots_cos
     tmp_path: Path, monkeypatch
 ) -> None:
     pytest.importorskip("openai")
+    pytest.importorskip("matplotlib", reason="the report's plots need the bench extra")
     from agents.bench.report import report
     from agents.cradle.testing import FakeOpenAI
 
