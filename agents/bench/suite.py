@@ -141,7 +141,7 @@ def select(suite: Suite, patterns: Sequence[str]) -> Suite:
     """``suite`` with only the runs whose names match one of ``patterns`` (globs), in file order
     (``gcc-gym bench --run``); a pattern that matches no run is an error.
 
-    >>> s = parse_suite('[[run]]\nname="a-x"\nenv="E"\npolicy="random"\nseeds=[0]', "s.toml")
+    >>> s = parse_suite('[[run]]\\nname="a-x"\\nenv="E"\\npolicy="random"\\nseeds=[0]', "s.toml")
     >>> [r.name for r in select(s, ["a-*"]).runs]
     ['a-x']
     """
