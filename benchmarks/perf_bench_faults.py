@@ -56,7 +56,12 @@ def run(cmd: list[str], env: dict[str, str]) -> tuple[float, str]:
     done = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=1800)
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(cmd[3:])} failed:\n{done.stderr[-3000:]}")
-    return time.perf_counter() - t0, done.stdout.strip().splitlines()[0]
+    return time.perf_counter() - t0, summary(done.stdout)
+
+
+def summary(stdout: str) -> str:
+    """The ``N episodes: ran ...`` line (Ray may print a dead worker's notice first)."""
+    return next((x for x in stdout.splitlines() if " episodes: ran " in x), stdout[-500:])
 
 
 def wait_records(out: Path, n: int, proc: subprocess.Popen[str]) -> list[dict]:
@@ -107,7 +112,7 @@ def main() -> None:
         keys = Counter(r["key"] for r in recs)
         print(
             f"3. worker pid {first['worker']['pid']} SIGKILLed after its first record: exit "
-            f"{proc.returncode}; {stdout.splitlines()[0] if stdout else stderr[-500:]}"
+            f"{proc.returncode}; {summary(stdout) if stdout else stderr[-500:]}"
         )
         print(
             f"   {len(recs)} records of {len(ref)} episodes, each once: "
