@@ -75,11 +75,13 @@ def task_info(rec: dict[str, Any]) -> dict[str, Any]:
 
 
 def efficiency(rec: dict[str, Any]) -> float | None:
-    """Expected steps (a person's) over the steps taken, as Cradle's software tasks report."""
+    """Expected steps (a person's) over the steps taken, as Cradle's software tasks report; 0
+    for a failed episode (as the suites' envs count it: giving up early is not efficient);
+    None where the spec gives no expected steps."""
     expected = task_info(rec).get("expected_steps")
     if not expected or not rec.get("steps"):
         return None
-    return float(expected) / float(rec["steps"])
+    return float(expected) / float(rec["steps"]) if rec.get("success") else 0.0
 
 
 def _groups(records: Iterable[dict[str, Any]], *keys: str) -> dict[tuple[Any, ...], list[dict]]:

@@ -98,7 +98,7 @@ def test_summary_counts_errors_apart_and_reports_lmm_cost_and_efficiency() -> No
     cols = summary_table(records).columns
     got = dict(zip(cols, row))
     assert got["episodes"] == 2 and got["errors"] == 1 and got["success"] == "1/2"
-    assert got["efficiency"] == stat([0.5, 0.25])
+    assert got["efficiency"] == stat([0.5, 0.0])  # a failure counts 0
     assert got["cost USD"] == stat([0.02, 0.04]) and got["tokens"] == stat([1000, 1000])
 
 
@@ -162,6 +162,7 @@ def test_efficiency_table_gives_success_steps_and_a_persons_steps_over_the_steps
     assert got["cradle"]["success"] == "2/2" and got["cradle"]["steps"] == stat([4, 8])
     assert got["cradle"]["efficiency"] == stat([0.5, 0.25]) and got["cradle"]["expected"] == 2
     assert got["random"]["success rate"] == Stat(0.0, 0.0, 1)
+    assert got["random"]["efficiency"].mean == 0.0  # failed: 0, not 2/30
     assert efficiency_table([rec("a", "random", True, 3)], "Game") is None
 
 
