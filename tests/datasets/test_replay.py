@@ -6,6 +6,7 @@ import shutil
 import numpy as np
 import pytest
 from dataset_helpers import record
+from spec_helpers import sim_ids
 
 from gcc_envs import Click, KeyDown, Program, Wait
 from gcc_envs.datasets import Episode, load, replay
@@ -26,6 +27,13 @@ def assert_replays_exactly(out):
 def test_random_state_mode_policy_replays_exactly(random_dataset):
     out, _ = random_dataset
     assert_replays_exactly(out)
+
+
+@pytest.mark.parametrize("env_id", sim_ids())
+def test_every_simulator_id_replays_seeded_random_play_exactly(tmp_path, env_id):
+    record(tmp_path, [4], env_id=env_id, steps=6)
+    (ep,) = assert_replays_exactly(tmp_path)
+    assert ep.meta["env_id"] == env_id
 
 
 def test_code_skill_calls_replay_exactly(tmp_path):
