@@ -14,8 +14,9 @@ import numpy as np
 
 from gcc_envs.core import events as ev
 from gcc_envs.core.backend import PrimitiveEvent, Simulator
+from gcc_envs.core.frame_size import parse_obs_size
 from gcc_envs.core.held import HeldInput
-from gcc_envs.errors import BackendError
+from gcc_envs.errors import BackendError, GCCError
 
 
 class SimBackend:
@@ -112,9 +113,6 @@ def _unit(v: float) -> float:
 
 def _size(obs_size: Any) -> tuple[int, int]:
     try:
-        H, W = (int(v) for v in obs_size)
-    except (TypeError, ValueError):
-        raise BackendError(f"obs_size must be (height, width), got {obs_size!r}") from None
-    if not (16 <= H <= 4320 and 16 <= W <= 7680):
-        raise BackendError(f"obs_size {obs_size!r} out of range: 16..4320 x 16..7680")
-    return H, W
+        return parse_obs_size(obs_size)
+    except GCCError as e:
+        raise BackendError(str(e)) from None

@@ -136,7 +136,7 @@ def normalize_key(key: object) -> str:
 def _seconds(value: object, what: str, minimum: float = 0.0) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise InvalidActionError(f"{what} must be a number of seconds, got {value!r}")
-    v = float(value)
+    v = float(value) if not isinstance(value, int) or abs(value) <= MAX_EVENT_S else math.inf
     if not math.isfinite(v) or v < minimum or v > MAX_EVENT_S:
         raise InvalidActionError(
             f"{what} must be between {minimum} and {MAX_EVENT_S} seconds, got {value!r}"
@@ -147,8 +147,8 @@ def _seconds(value: object, what: str, minimum: float = 0.0) -> float:
 def _coord(value: object, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise InvalidActionError(f"{what} must be a pixel number, got {value!r}")
-    if not math.isfinite(value) or abs(value) > MAX_COORD:
-        raise InvalidActionError(f"{what} out of range: {value!r}")
+    if abs(value) > MAX_COORD or not math.isfinite(value):  # abs first: a huge int has no float
+        raise InvalidActionError(f"{what} out of range: {value!r:.40}")
     return int(round(value))
 
 

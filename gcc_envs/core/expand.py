@@ -136,6 +136,30 @@ def expand(event: Event, pointer: PointerTracker, relative: bool = False) -> Ite
         raise InvalidActionError(f"not an input event: {event!r}")
 
 
+def event_seconds(event: Event) -> float:
+    """The game seconds ``event`` takes when expanded (its holds, glides, gaps and waits).
+
+    >>> event_seconds(TypeText("abcdef", interval_s=60))
+    360.15
+    """
+    cls = type(event)
+    if cls is KeyPress:
+        return event.hold_s  # type: ignore[attr-defined]
+    if cls is Wait:
+        return event.seconds  # type: ignore[attr-defined]
+    if cls is TypeText:
+        return len(event.text) * (TAP_S / 2 + event.interval_s)  # type: ignore[attr-defined]
+    if cls in (MoveTo, MoveBy):
+        return event.duration_s  # type: ignore[attr-defined]
+    if cls is Hotkey:
+        return TAP_S
+    if cls is Click:
+        return (2 * event.count - 1) * TAP_S / 2  # type: ignore[attr-defined]
+    if cls is DragTo:
+        return TAP_S / 2 + max(event.duration_s, TAP_S)  # type: ignore[attr-defined]
+    return 0.0
+
+
 def event_points(event: Event) -> list[tuple[int, int]]:
     """The absolute frame points ``event`` names (for bounds checks)."""
     if isinstance(event, (MoveTo, Click, DragTo)):

@@ -10,6 +10,7 @@ from spec_helpers import sim_ids
 
 from gcc_envs import Click, KeyDown, Program, Wait
 from gcc_envs.datasets import Episode, load, replay
+from gcc_envs.datasets.meta import write_meta
 from gcc_envs.errors import DataError
 
 
@@ -106,6 +107,6 @@ def test_replay_refuses_episodes_that_ran_in_wall_clock_time(random_dataset, tmp
     copy = tmp_path / src.name
     shutil.copytree(src, copy)
     meta = json.loads((copy / "meta.json").read_text())
-    (copy / "meta.json").write_text(json.dumps({**meta, "time_mode": "paused"}))
+    write_meta(copy, {**meta, "time_mode": "paused"})
     with pytest.raises(DataError, match="lockstep"):
         replay(Episode(copy))

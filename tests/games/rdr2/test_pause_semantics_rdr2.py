@@ -48,6 +48,7 @@ def test_paused_mode_keeps_the_wolves_still_while_the_agent_thinks():
     assert info["t_paused"] >= THINK_S
 
 
+@pytest.mark.slow
 def test_realtime_mode_lets_the_wolves_run_while_the_agent_thinks():
     paused_moved, speed, _ = think_and_step("paused")
     moved, _, info = think_and_step("realtime")
