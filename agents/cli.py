@@ -11,6 +11,7 @@ import json
 import sys
 from pathlib import Path
 
+from agents.bench import cli as bench_cli
 from gcc_envs.errors import GCCError
 
 
@@ -487,6 +488,7 @@ def build_parser() -> argparse.ArgumentParser:
     from agents.osworld_cli import add_osworld_parser
 
     add_osworld_parser(sub)
+    bench_cli.add_parsers(sub)
     return p
 
 
@@ -503,6 +505,7 @@ def main(argv: list[str] | None = None) -> int:
             "calibrate": cmd_calibrate,
             "serve-desktop": cmd_serve_desktop,
             "osworld": lambda a: a.func(a),
+            **bench_cli.COMMANDS,
         }
         return commands[args.command](args)
     except GCCError as e:

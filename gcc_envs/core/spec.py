@@ -70,6 +70,9 @@ class TaskSpec:
     #: The paper's success rate for its agent on this task, where it reports one (tables put
     #: measured rates beside it).
     paper_success: float | None = None
+    #: The family reports total this task under (an OSWorld domain such as ``"chrome"``), or
+    #: ``""``; unlike ``parent`` it names no task.
+    group: str = ""
 
     def __post_init__(self) -> None:
         if not self.key or not self.name:
