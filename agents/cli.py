@@ -11,6 +11,7 @@ import json
 import sys
 from pathlib import Path
 
+from agents.bench import cli as bench_cli
 from gcc_envs.errors import GCCError
 
 
@@ -33,7 +34,24 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    import gymnasium as gym
+
     import gcc_envs  # noqa: F401  (registers the ids)
+
+    try:
+        return _run(args)
+    except gym.error.Error as e:  # e.g. a misspelled id: Gymnasium's message says what it meant
+        raise GCCError(str(e)) from None
+
+
+def _say(message: str) -> None:
+    """A warning printed at once, above a progress bar if one is drawn."""
+    from tqdm import tqdm
+
+    tqdm.write(f"gcc-gym: warning: {message}", file=sys.stderr)
+
+
+def _run(args: argparse.Namespace) -> int:
     from agents.evaluate import evaluate, format_table, write_results
 
     out = Path(args.out)
@@ -49,6 +67,9 @@ def cmd_run(args: argparse.Namespace) -> int:
             policy_kwargs["base_url"] = args.llm_base_url
         policy_kwargs["max_llm_calls"] = args.llm_max_calls
         policy_kwargs["max_cost_usd"] = args.llm_max_cost_usd
+        policy_kwargs["llm_timeout_s"] = args.llm_timeout_s
+        policy_kwargs["max_failed_steps"] = args.llm_max_failed_steps
+        policy_kwargs["on_error"] = _say
         if args.cradle_fused:
             from agents.cradle import CradleConfig
 
@@ -62,6 +83,8 @@ def cmd_run(args: argparse.Namespace) -> int:
             raise GCCError("--policy sb3 needs --model PATH/model.zip (from gcc-gym train)")
         policy_kwargs["model_path"] = args.model
     seeds = range(args.seed, args.seed + args.episodes)
+    if args.per_task and args.record:
+        raise GCCError("--record records whole episodes; use it without --per-task")
     if args.per_task:
         from agents.per_task import evaluate_per_task, format_per_task, subtasks_of
 
@@ -87,13 +110,20 @@ def cmd_run(args: argparse.Namespace) -> int:
         policy_kwargs,
         video=not args.no_video,
         progress=not args.quiet,
+        record=Path(args.record) if args.record else None,
     )
     write_results(records, out)
     print(format_table(records))
     print(
         f"results: {out / 'results.json'}, {out / 'results.csv'}"
         + ("" if args.no_video else f", videos in {out / 'videos'}")
+        + (f", dataset in {args.record}" if args.record else "")
     )
+    stops = [r.policy_info["stop_reason"] for r in records if r.policy_info.get("stop_reason")]
+    failed = [why for why in stops if why.startswith("llm:")]
+    if failed:
+        print(f"gcc-gym: error: {len(failed)} episode(s) ended by LMM failures: {failed[0]}")
+        return 1
     return 0
 
 
@@ -238,16 +268,61 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     return 0
 
 
+class _DefaultsFormatter(argparse.HelpFormatter):
+    """Help that names each option's default, unless there is none or the text says it."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        default = action.default
+        if default is None or default is False or default == argparse.SUPPRESS or "default" in text:
+            return text
+        if action.option_strings or action.nargs in (argparse.OPTIONAL, argparse.ZERO_OR_MORE):
+            return f"{text} (default: %(default)s)"
+        return text
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number >= 1, got {text!r}")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text!r}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="gcc-gym", description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="command", required=True)
     sub.add_parser("list", help="list registered env ids with their cards' first lines")
-    r = sub.add_parser("run", help="run a policy on an env for some episodes")
-    r.add_argument("env_id")
-    r.add_argument("--policy", default="scripted", choices=["random", "scripted", "sb3", "cradle"])
+    r = sub.add_parser(
+        "run",
+        help="run a policy on an env for some episodes",
+        description="Run a policy on an env for some episodes; write results.json/.csv, videos "
+        "and (with --record) a trajectory dataset.",
+        formatter_class=_DefaultsFormatter,
+    )
+    r.add_argument("env_id", help="a registered id, e.g. GCC/Stardew-Cultivation (gcc-gym list)")
+    r.add_argument(
+        "--policy",
+        default="scripted",
+        choices=["random", "scripted", "sb3", "cradle"],
+        help="who acts",
+    )
     r.add_argument(
         "--llm-base-url",
-        help="OpenAI-compatible endpoint for --policy cradle (key from OPENAI_API_KEY)",
+        help="OpenAI-compatible endpoint for --policy cradle (key from OPENAI_API_KEY; "
+        "default: api.openai.com)",
     )
     r.add_argument(
         "--model-name",
@@ -258,13 +333,28 @@ def build_parser() -> argparse.ArgumentParser:
     )
     r.add_argument(
         "--llm-max-calls",
-        type=int,
-        help="--policy cradle: LMM calls per episode; when spent the agent answers DONE",
+        type=_positive_int,
+        help="--policy cradle: LMM requests per episode, failed ones included; when spent the "
+        "agent answers DONE (default: no limit)",
     )
     r.add_argument(
         "--llm-max-cost-usd",
         type=float,
-        help="--policy cradle: LMM cost per episode in USD; when spent the agent answers DONE",
+        help="--policy cradle: LMM cost per episode in USD; when spent the agent answers DONE "
+        "(default: no limit)",
+    )
+    r.add_argument(
+        "--llm-timeout-s",
+        type=_positive_float,
+        default=60.0,
+        help="--policy cradle: seconds one LMM request may take before it is retried",
+    )
+    r.add_argument(
+        "--llm-max-failed-steps",
+        type=_positive_int,
+        default=3,
+        help="--policy cradle: end the episode after this many steps in a row whose LMM "
+        "requests all failed",
     )
     r.add_argument(
         "--cradle-fused",
@@ -272,12 +362,32 @@ def build_parser() -> argparse.ArgumentParser:
         help="--policy cradle: one LMM request per step for all modules",
     )
     r.add_argument("--model", help="model.zip for --policy sb3 (from gcc-gym train)")
-    r.add_argument("--episodes", type=int, default=5)
-    r.add_argument("--seed", type=int, default=0)
-    r.add_argument("--out", default="runs/latest")
-    r.add_argument("--obs-size", type=int, nargs=2, metavar=("H", "W"))
-    r.add_argument("--time-mode", default="lockstep", choices=["lockstep", "paused", "realtime"])
-    r.add_argument("--action-mode", choices=["state", "event"])
+    r.add_argument("--episodes", type=_positive_int, default=5, help="episodes to run (>= 1)")
+    r.add_argument("--seed", type=int, default=0, help="first episode's seed (then +1 each)")
+    r.add_argument("--out", default="runs/latest", help="folder for results and videos")
+    r.add_argument(
+        "--record",
+        metavar="DIR",
+        help="also record every episode as a trajectory dataset here (for replay and export)",
+    )
+    r.add_argument(
+        "--obs-size",
+        type=int,
+        nargs=2,
+        metavar=("H", "W"),
+        help="observation size in pixels (default: the env's)",
+    )
+    r.add_argument(
+        "--time-mode",
+        default="lockstep",
+        choices=["lockstep", "paused", "realtime"],
+        help="how game time relates to steps (lockstep: simulators only)",
+    )
+    r.add_argument(
+        "--action-mode",
+        choices=["state", "event"],
+        help="action space shape (default: the env's)",
+    )
     r.add_argument("--no-video", action="store_true", help="skip the MP4 per episode")
     r.add_argument(
         "--no-privileged",
@@ -378,6 +488,7 @@ def build_parser() -> argparse.ArgumentParser:
     from agents.osworld_cli import add_osworld_parser
 
     add_osworld_parser(sub)
+    bench_cli.add_parsers(sub)
     return p
 
 
@@ -394,6 +505,7 @@ def main(argv: list[str] | None = None) -> int:
             "calibrate": cmd_calibrate,
             "serve-desktop": cmd_serve_desktop,
             "osworld": lambda a: a.func(a),
+            **bench_cli.COMMANDS,
         }
         return commands[args.command](args)
     except GCCError as e:

@@ -69,6 +69,42 @@ def run_episode(env: gym.Env, policy: Any, seed: int) -> EpisodeRecord:
     )
 
 
+def make_eval_env(
+    env_id: str,
+    policy_name: str,
+    env_kwargs: dict[str, Any] | None = None,
+    video_dir: Path | None = None,
+    video_prefix: str = "episode",
+    record: Path | None = None,
+) -> gym.Env:
+    """``gym.make`` plus what the policy needs (Cradle: video chunks), an MP4 per episode, and
+    with ``record`` a trajectory dataset there."""
+    env = gym.make(env_id, render_mode="rgb_array" if video_dir else None, **(env_kwargs or {}))
+    if record is not None:
+        from wrappers.record_trajectory import RecordTrajectory
+
+        env = RecordTrajectory(env, record, policy_name=policy_name)
+    if policy_name == "cradle":
+        # Cradle reflects on the video of the last action, not only on its last frame
+        from wrappers import ChunkVideo
+
+        env = ChunkVideo(env, max_frames=8, as_list=True)
+    if video_dir is not None:
+        try:
+            import moviepy  # noqa: F401
+        except ImportError:
+            env.close()
+            raise MissingExtraError("moviepy", "video") from None
+        env = gym.wrappers.RecordVideo(
+            env,
+            video_folder=str(video_dir),
+            episode_trigger=lambda _: True,
+            name_prefix=video_prefix,
+            disable_logger=True,
+        )
+    return env
+
+
 def evaluate(
     env_id: str,
     policy_name: str,
@@ -78,28 +114,17 @@ def evaluate(
     policy_kwargs: dict[str, Any] | None = None,
     video: bool = True,
     progress: bool = True,
+    record: Path | None = None,
 ) -> list[EpisodeRecord]:
-    """Run ``policy_name`` on ``env_id`` once per seed; write results (and videos) to ``out_dir``."""
-    seeds = list(seeds)
-    env = gym.make(env_id, render_mode="rgb_array" if video else None, **(env_kwargs or {}))
-    if policy_name == "cradle":
-        # Cradle reflects on the video of the last action, not only on its last frame
-        from wrappers import ChunkVideo
+    """Run ``policy_name`` on ``env_id`` once per seed; write results (and videos) to ``out_dir``.
 
-        env = ChunkVideo(env, max_frames=8, as_list=True)
+    With ``record`` every episode is also written there as a trajectory dataset
+    (:mod:`gcc_envs.datasets`: ``gcc-gym replay`` and ``export`` read it).
+    """
+    seeds = list(seeds)
     slug = env_id.replace("/", "-")
-    if video and out_dir is not None:
-        try:
-            import moviepy  # noqa: F401
-        except ImportError:
-            raise MissingExtraError("moviepy", "video") from None
-        env = gym.wrappers.RecordVideo(
-            env,
-            video_folder=str(out_dir / "videos"),
-            episode_trigger=lambda _: True,
-            name_prefix=f"{slug}-{policy_name}",
-            disable_logger=True,
-        )
+    video_dir = out_dir / "videos" if video and out_dir is not None else None
+    env = make_eval_env(env_id, policy_name, env_kwargs, video_dir, f"{slug}-{policy_name}", record)
     policy = make_policy(policy_name, env, **(policy_kwargs or {}))
     records = []
     bar = None

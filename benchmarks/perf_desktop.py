@@ -1,12 +1,16 @@
 """Desktop backend latency against the usual tools, measured in one run on real X11 windows.
 
 Run: ``python benchmarks/perf_desktop.py [--samples N]`` (needs the ``desktop`` extra and the
-Debian packages ``xvfb openbox xterm``). It starts its own Xvfb at 1280×720 with openbox, a
-full-screen xterm (the target) and a second xterm (for focus changes), and prints medians:
+Debian packages ``xvfb openbox xterm``, and ``mousepad`` for the small-window row). It starts its
+own Xvfb at 1280×720 with openbox, a full-screen xterm (the target), a second xterm (for focus
+changes) and mousepad at its default size, and prints medians:
 
 * observation: ``GCC/Desktop`` ``env.step([])`` (a no-op step; ``time_mode="realtime"`` with
   ``pause="none"``, and ``time_mode="paused"`` with ``pause="signal"``) vs. a raw ``mss`` grab of
-  the same region + ``cv2.cvtColor`` to RGB, interleaved sample by sample. Target ≤ 1.3×.
+  the same region + ``cv2.cvtColor`` to RGB, interleaved sample by sample. Target ≤ 1.3×, on the
+  full-screen xterm and on the mousepad window, where the step's fixed cost weighs most. The
+  steps pad themselves to ``step_seconds=1e-4``; on mousepad a second row uses ``1e-6``, so the
+  step's own fixed cost is seen without the 0.1 ms wait asked for.
 * input: ``DesktopBackend.send`` per event (KeyDown / KeyUp of Shift, MoveTo) vs. pyautogui at
   its defaults (``PAUSE = 0.1``) and, for the bare XTEST cost, at ``PAUSE = 0``. Target ≥ 50×
   faster than the defaults. The backend's deliberate guards (a tap is held ≥ 30 ms, key presses
@@ -47,6 +51,12 @@ SCREEN = (1280, 720)
 TARGET_TITLE = "gcc-bench-target"
 XTERM = ["xterm", "-fullscreen", "-title", TARGET_TITLE, "-e", "/bin/sh"]
 OTHER = ["xterm", "-geometry", "60x10+100+100", "-title", "gcc-bench-other", "-e", "/bin/sh"]
+SMALL_TITLE = "Mousepad"
+#: The no-op step's step_seconds (the issue's setting), and a near-zero one: a grab of a small
+#: window takes ~0.15 ms with MIT-SHM, so the 0.1 ms pad alone is most of the reference.
+PAD_S = 1e-4
+BARE_PAD_S = 1e-6
+SMALL = ["mousepad"]  # its default window size
 
 
 def median_ms(samples: list[float]) -> float:
@@ -87,17 +97,27 @@ class Table:
         sys.stdout.flush()
 
 
-def observation(display: str, samples: int, table: Table) -> None:
+def observation(
+    display: str,
+    samples: int,
+    table: Table,
+    title: str = TARGET_TITLE,
+    what: str = "full-screen xterm",
+    modes: tuple[tuple[str, str, float], ...] = (
+        ("realtime", "none", PAD_S),
+        ("paused", "signal", PAD_S),
+    ),
+) -> None:
     import mss
 
     from gcc_envs.backends.desktop.x11 import X11
 
     x = X11(display)
-    win = x.wait_window(15.0, title=TARGET_TITLE)
+    win = x.wait_window(15.0, title=title)
     g = x.geometry(win)
     x.close()
     region = {"left": g.x, "top": g.y, "width": g.width, "height": g.height}
-    print(f"# target: full-screen xterm, window {g.width}x{g.height} at ({g.x}, {g.y})")
+    print(f"# target: {what}, window {g.width}x{g.height} at ({g.x}, {g.y})")
     sct = mss.MSS(display=display)
 
     def raw() -> np.ndarray:
@@ -105,36 +125,54 @@ def observation(display: str, samples: int, table: Table) -> None:
         bgra = np.frombuffer(shot.bgra, np.uint8).reshape(shot.height, shot.width, 4)
         return cv2.cvtColor(bgra, cv2.COLOR_BGRA2RGB)
 
-    for time_mode, pause in (("realtime", "none"), ("paused", "signal")):
+    def raw_buffer() -> np.ndarray:  # the same without mss's copy of its buffer (shot.bgra)
+        shot = sct.grab(region)
+        bgra = np.frombuffer(shot.raw, np.uint8).reshape(shot.height, shot.width, 4)
+        return cv2.cvtColor(bgra, cv2.COLOR_BGRA2RGB)
+
+    for time_mode, pause, step_seconds in modes:
         env = gym.make(
             "GCC/Desktop",
-            target=TARGET_TITLE,
+            target=title,
             display=display,
             obs_size=(g.height, g.width),  # window pixels: no resize on either side
             time_mode=time_mode,
             pause=pause,
-            step_seconds=1e-4,  # a no-op step pads itself to step_seconds
+            step_seconds=step_seconds,  # a no-op step pads itself to step_seconds
+            max_episode_steps=samples + 20,  # one episode holds the warm-up and every sample
         )
         try:
             env.reset(seed=0)
             for _ in range(10):  # warm up both paths
                 env.step([])
                 raw()
-            ours, ref = [], []
-            for _ in range(samples):  # interleaved: both see the same machine load
+            ours, ref, ref_buffer, grabs = [], [], [], []
+            backend = env.unwrapped.backend
+            for _ in range(samples):  # interleaved: all see the same machine load
                 ours.append(timed(lambda: env.step([])))  # noqa: B023 - called at once
                 ref.append(timed(raw))
+                ref_buffer.append(timed(raw_buffer))
+                grabs.append(timed(backend.capture))
         finally:
             env.close()
         ms, ref_ms = median_ms(ours), median_ms(ref)
         table.row(
-            f"env.step no-op ({time_mode}/{pause})",
+            f"env.step no-op ({time_mode}/{pause})"
+            + ("" if title == TARGET_TITLE else f" {title}")
+            + ("" if step_seconds == PAD_S else f" step_seconds={step_seconds:g}"),
             ms,
             "mss grab + cvtColor",
             ref_ms,
             "≤ 1.3x" if pause == "none" else "(incl. SIGCONT+SIGSTOP)",
             ms / ref_ms <= 1.3 if pause == "none" else None,
         )
+        if pause == "none" and step_seconds == PAD_S:  # where the time goes: frame and pad
+            table.row("  same, vs the grab's own buffer", ms, "mss .raw + cvtColor",
+                      median_ms(ref_buffer))  # fmt: skip
+            table.row("  its capture alone", median_ms(grabs), "mss grab + cvtColor", ref_ms)
+            print(
+                f"#   the step also waits out step_seconds = {PAD_S * 1e3:.3f} ms before capturing"
+            )
     sct.close()
 
 
@@ -313,6 +351,13 @@ def main() -> None:
         print(f"# Xvfb {vd.name} {SCREEN[0]}x{SCREEN[1]}, openbox, {args.samples} samples")
         table = Table()
         observation(vd.name, args.samples, table)
+        if shutil.which(SMALL[0]) is not None:
+            vd.launch(SMALL)
+            what = "mousepad at its default size"
+            modes = (("realtime", "none", PAD_S), ("realtime", "none", BARE_PAD_S))
+            observation(vd.name, args.samples, table, SMALL_TITLE, what, modes)
+        else:
+            print("# mousepad is not installed (Debian: apt-get install mousepad): row skipped")
         input_latency(vd.name, max(20, args.samples // 4), args.slow_samples, table)
         focus_latency(vd.name, max(10, args.samples // 10), table)
         pause_overhead(vd.name, max(10, args.samples // 10), table)

@@ -34,8 +34,14 @@ class MissingExtraError(GCCError, ImportError):
     """An optional dependency is missing; the message names the pip extra that brings it."""
 
     def __init__(self, module: str, extra: str) -> None:
+        hint = ""
+        if extra == "sb3":  # a plain pip install would pull torch's multi-GB CUDA build
+            hint = (
+                " (torch first: CPU: pip install torch --index-url "
+                "https://download.pytorch.org/whl/cpu; GPU: pip install torch)"
+            )
         super().__init__(
-            f"{module!r} is not installed; install it with: pip install 'gcc-gym[{extra}]'"
+            f"{module!r} is not installed; install it with: pip install 'gcc-gym[{extra}]'{hint}"
         )
         self.module = module
         self.extra = extra

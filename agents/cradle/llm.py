@@ -2,9 +2,11 @@
 
 The ``openai`` package (pip extra ``cradle``) is imported when a client is made, and the API
 key is read from the environment then, never at import. The SDK's own retries are off
-(``max_retries=0``): :class:`LLMClient` retries 429, 5xx, timeouts and dropped connections
-itself, at most ``LLMConfig.max_retries`` times with exponential backoff, and then raises
-:class:`LLMError`.
+(``max_retries=0``): :class:`LLMClient` retries 429, 5xx, timeouts, dropped connections and
+malformed 200 replies (:mod:`agents.cradle.llm_reply` validates every body) itself, at most
+``LLMConfig.max_retries`` times with exponential backoff, and then raises :class:`LLMError`
+naming the endpoint. Every attempt, failed or not, counts as a call (``Usage.calls``; failed
+ones also in ``Usage.failed_calls``) and is checked against ``max_calls`` before it is made.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from agents.cradle.llm_reply import MalformedReply, chat_reply, embedding_reply
 from gcc_envs.errors import GCCError, MissingExtraError
 
 #: USD per million (prompt, completion) tokens; unknown models cost 0.
@@ -81,9 +84,12 @@ class Usage:
     completion_tokens: int = 0
     cost_usd: float = 0.0
     latency_s: float = 0.0
+    #: attempts that got no usable reply (also counted in ``calls``)
+    failed_calls: int = 0
 
     def add(self, other: Usage) -> None:
         self.calls += other.calls
+        self.failed_calls += other.failed_calls
         self.prompt_tokens += other.prompt_tokens
         self.completion_tokens += other.completion_tokens
         self.cost_usd += other.cost_usd
@@ -92,6 +98,7 @@ class Usage:
     def to_json(self) -> dict[str, float]:
         return {
             "calls": self.calls,
+            "failed_calls": self.failed_calls,
             "prompt_tokens": self.prompt_tokens,
             "completion_tokens": self.completion_tokens,
             "cost_usd": round(self.cost_usd, 6),
@@ -187,22 +194,32 @@ class LLMClient:
                 f"cost budget spent: ${spent.cost_usd:.4f} of max_cost_usd={c.max_cost_usd}"
             )
 
-    def _call(self, fn: Any, **kwargs: Any) -> tuple[Any, float]:
-        """``fn(**kwargs)`` with bounded retries; (response, latency of the last try)."""
+    def _call(self, fn: Any, parse: Any, module: str, **kwargs: Any) -> tuple[Any, float]:
+        """``parse(body)`` of ``fn(**kwargs)``'s raw reply, with bounded retries; (value,
+        latency of the last try). Each try is a call: budgeted first, recorded if it fails."""
         c = self.config
         for attempt in range(c.max_retries + 1):
+            self._check_budget()
             t0 = time.perf_counter()
             try:
-                return fn(**kwargs), time.perf_counter() - t0
-            except self._retryable as e:
+                raw = fn(**kwargs)
+                latency = time.perf_counter() - t0
+                return parse(raw.http_response.content), latency
+            except (*self._retryable, MalformedReply) as e:
+                self._failed(module, t0)
                 if attempt == c.max_retries:
                     raise LLMError(
-                        f"{type(e).__name__} after {attempt + 1} tries: {str(e)[:200]}"
+                        f"{c.base_url}: {type(e).__name__} after {attempt + 1} tries: "
+                        f"{str(e)[:200]}"
                     ) from None
-                time.sleep(min(c.backoff_s * 2**attempt, c.backoff_max_s))
             except self._openai.APIError as e:
-                raise LLMError(f"{type(e).__name__}: {str(e)[:200]}") from None
+                self._failed(module, t0)
+                raise LLMError(f"{c.base_url}: {type(e).__name__}: {str(e)[:200]}") from None
+            time.sleep(min(c.backoff_s * 2**attempt, c.backoff_max_s))
         raise AssertionError("unreachable")
+
+    def _failed(self, module: str, t0: float) -> None:
+        self.ledger.record(module, Usage(1, latency_s=time.perf_counter() - t0, failed_calls=1))
 
     def chat(
         self,
@@ -213,7 +230,6 @@ class LLMClient:
         seed: int | None = None,
     ) -> Reply:
         """One chat completion; the reply text (``""`` when the model sent none)."""
-        self._check_budget()
         c = self.config
         kwargs: dict[str, Any] = {
             "model": c.model,
@@ -223,28 +239,27 @@ class LLMClient:
         }
         if (seed if seed is not None else c.seed) is not None:
             kwargs["seed"] = seed if seed is not None else c.seed
-        resp, latency = self._call(self._client.chat.completions.create, **kwargs)
-        u = getattr(resp, "usage", None)
-        pt = int(getattr(u, "prompt_tokens", 0) or 0)
-        ct = int(getattr(u, "completion_tokens", 0) or 0)
+        create = self._client.chat.completions.with_raw_response.create
+        (text, pt, ct), latency = self._call(create, chat_reply, module, **kwargs)
         usage = Usage(1, pt, ct, c.cost(c.model, pt, ct), latency)
         self.ledger.record(module, usage)
-        choices = getattr(resp, "choices", None) or []
-        text = (choices[0].message.content or "") if choices else ""
         return Reply(text[:MAX_REPLY_CHARS], usage, len(text) > MAX_REPLY_CHARS)
 
     def embed(self, texts: Sequence[str], module: str = "embed") -> np.ndarray:
         """Unit-norm embeddings of ``texts`` (``len(texts) × d`` float32) via /v1/embeddings."""
-        self._check_budget()
         c = self.config
-        resp, latency = self._call(
-            self._client.embeddings.create, model=c.embed_model, input=list(texts)
+        texts = list(texts)
+        (vecs, pt), latency = self._call(
+            self._client.embeddings.with_raw_response.create,
+            lambda body: embedding_reply(body, len(texts)),
+            module,
+            model=c.embed_model,
+            input=texts,
         )
-        pt = int(getattr(resp.usage, "prompt_tokens", 0) or 0)
         self.ledger.record(module, Usage(1, pt, 0, c.cost(c.embed_model, pt, 0), latency))
-        vecs = np.array([d.embedding for d in sorted(resp.data, key=lambda d: d.index)], np.float32)
-        norms = np.linalg.norm(vecs, axis=1, keepdims=True)
-        return vecs / np.maximum(norms, 1e-12)
+        arr = np.array(vecs, np.float32)
+        norms = np.linalg.norm(arr, axis=1, keepdims=True)
+        return arr / np.maximum(norms, 1e-12)
 
     def close(self) -> None:
         self._client.close()

@@ -9,12 +9,15 @@ them in one request (:mod:`agents.cradle.fused`). The reply's code is parsed aga
 skills, never executed; a malformed reply is re-asked a bounded number of times, then the step
 is a no-op (empty code text). When the LMM budget (``max_llm_calls`` / ``max_cost_usd``) is
 spent the policy answers ``DONE``, which ends the episode; ``last_info["stop_reason"]`` and the
-episode usage say why. ``last_info`` says what happened: reason, calls, tokens, cost.
+episode usage say why. An endpoint that fails (after the client's bounded retries) makes the
+step a no-op with the error as its reason; after ``max_failed_steps`` such steps in a row the
+policy answers ``DONE`` too (``stop_reason`` "llm: ..."), and ``on_error`` hears of the first
+failure of each episode at once. ``last_info`` says what happened: reason, calls, tokens, cost.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
@@ -117,7 +120,14 @@ class CradlePolicy:
         goal: str | None = None,
         max_llm_calls: int | None = None,
         max_cost_usd: float | None = None,
+        llm_timeout_s: float | None = None,
+        max_failed_steps: int = 3,
+        on_error: Callable[[str], None] | None = None,
     ) -> None:
+        if isinstance(max_failed_steps, bool) or not (
+            isinstance(max_failed_steps, int) and max_failed_steps >= 1
+        ):
+            raise GCCError(f"max_failed_steps must be an int >= 1, got {max_failed_steps!r}")
         inner = env.unwrapped
         game = game or game_of(env)
         settings = load_settings(game)
@@ -142,7 +152,11 @@ class CradlePolicy:
             base = app_skills(self.visual.mark_centre)
             lower = partial(app_lower, skills=base)
         llm = llm or LLMConfig()
-        budget = {"max_calls": max_llm_calls, "max_cost_usd": max_cost_usd}
+        budget = {
+            "max_calls": max_llm_calls,
+            "max_cost_usd": max_cost_usd,
+            "timeout_s": llm_timeout_s,
+        }
         llm = replace(llm, **{k: v for k, v in budget.items() if v is not None})
         self.llm_config = replace(llm, base_url=base_url, model=model, api_key_env=api_key_env)
         self.prompts = load_prompts(game)
@@ -157,6 +171,10 @@ class CradlePolicy:
         self.trigger = skill_curation.CurationTrigger()
         self.last_info: dict[str, Any] = {}
         self.stop_reason: str | None = None
+        self.max_failed_steps = max_failed_steps
+        self.on_error = on_error
+        self._failures: list[str] = []  # the endpoint errors of this episode's failed steps
+        self._failed_in_a_row = 0
         self._step = 0
         self._last_action = ""
 
@@ -166,6 +184,7 @@ class CradlePolicy:
         self.trigger.clear()
         self.tasks = TaskStack(str(info.get("instruction") or self.goal))
         self.last_info, self.stop_reason, self._step, self._last_action = {}, None, 0, ""
+        self._failures, self._failed_in_a_row = [], 0
 
     def act(self, obs: Any, info: dict[str, Any]) -> str:
         """Code text of at most ``max_calls`` skill calls, or :data:`NO_OP` (reason in
@@ -180,7 +199,9 @@ class CradlePolicy:
             code, reason, extra = STOP, f"budget: {e}", {"budget_exhausted": True}
             self.stop_reason = reason
         except LLMError as e:
-            code, reason = NO_OP, f"llm: {e}"
+            code, reason = self._llm_failed(str(e))
+        else:
+            self._failed_in_a_row = 0
         if reason is None and code == NO_OP:
             reason = extra.pop("reason", "no action")
         self.episodic.add(Interaction(self._step, self.tasks.current, code or "(no-op)"))
@@ -199,9 +220,28 @@ class CradlePolicy:
         }
         return code
 
+    def _llm_failed(self, error: str) -> tuple[str, str]:
+        """A step whose LMM request failed: a no-op, or DONE after too many in a row."""
+        if not self._failures and self.on_error is not None:
+            self.on_error(f"the LMM endpoint failed (step {self._step}): {error}")
+        self._failures.append(error)
+        self._failed_in_a_row += 1
+        if self._failed_in_a_row < self.max_failed_steps:
+            return NO_OP, f"llm: {error}"
+        self.stop_reason = (
+            f"llm: {self._failed_in_a_row} steps in a row failed (max_failed_steps="
+            f"{self.max_failed_steps}); last error: {error}"
+        )
+        return STOP, self.stop_reason
+
     def episode_info(self) -> dict[str, Any]:
-        """The episode's calls, tokens and cost, and why the policy stopped (if it did)."""
+        """The episode's calls, tokens and cost, its endpoint failures, and why the policy
+        stopped (if it did)."""
         out: dict[str, Any] = self.client.ledger.episode.to_json()
+        if self._failures:
+            out["llm_failed_steps"] = len(self._failures)
+            out["first_llm_error"] = self._failures[0]
+            out["last_llm_error"] = self._failures[-1]
         if self.stop_reason is not None:
             out["stop_reason"] = self.stop_reason
         return out

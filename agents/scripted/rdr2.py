@@ -1,12 +1,17 @@
-"""Scripted RDR2 players for Missions 1-3, one small plan per checkpoint (expert demos).
+"""Scripted RDR2 players for Missions 1-3: one small plan per checkpoint, one call per step.
 
-Every input goes through the game's skills (:mod:`gcc_envs.games.rdr2.skills`): walking and
-riding are ``turn_and_move_forward`` legs, ledges ``climb``, prompts ``interact``/``hitch_horse``/
-``mount_horse``, drawers ``loot``, guns ``select_weapon``/``shoot``/``reload``, the store
-``select_item_at``/``confirm``; following a companion uses ``follow`` and the ride home
-``navigate_path``, which read only the minimap. The scripts read the simulator's state
-(``privileged=True``) to plan (:mod:`agents.scripted.rdr2_body`, :mod:`agents.scripted.rdr2_fight`).
-One step is one errand (a stretch of walking, an interaction, a few shots).
+``RDR2Script(env, privileged=True)`` is the oracle: it reads the simulator's state to plan
+(:mod:`agents.scripted.rdr2_body`, :mod:`agents.scripted.rdr2_fight`) and answers every step
+with the code text of one skill call, the paper's ``max_skill_calls=1``, so it plays through
+``UseSkills`` exactly as an agent would: mounting by the prompt, ``follow`` after a companion
+and ``navigate_path`` along the route line (each capped at a few game seconds a call), legs of
+``turn_and_move_forward``, ``climb`` at ledges, ``interact`` for doors, horses and John,
+``loot`` at the drawers that hold supplies, ``select_weapon`` and ``shoot`` in fights,
+``select_item_at``/``confirm`` in the store. It only calls skills the game has unlocked (their
+tutorial box has shown).
+
+``RDR2Script(env, privileged=False)`` reads nothing but the frames
+(:mod:`agents.scripted.rdr2_eyes`).
 """
 
 from __future__ import annotations
@@ -17,17 +22,48 @@ from typing import Any
 
 import numpy as np
 
-from agents.scripted.rdr2_body import CELL_M, skill
+from agents.scripted.rdr2_body import CELL_M, call
 from agents.scripted.rdr2_fight import Gunfighter
-from gcc_envs.core.program import sequence
+from gcc_envs.games.rdr2.sim.world import SUPPLIES
 
 #: Checkpoints done on foot (climbing, carrying, searching, leading a horse, shooting).
 ON_FOOT = frozenset(
-    {"search_house", "lead_horse", "search_for_john", "carry_john", "kill_wolves", "buy_supplies"}
+    {
+        "search_house",
+        "go_to_barn",
+        "lead_horse",
+        "follow_micah",
+        "search_for_john",
+        "carry_john",
+        "kill_wolves",
+        "buy_supplies",
+    }
 )
+#: ``follow`` iterations asked for per call (the skill's own budget caps the seconds).
+FOLLOW_ITERATIONS = 20
+#: Planned legs walked after ``navigate_path`` got nowhere, before it is tried again.
+PLANNED_LEGS = 3
 
 
-class RDR2Script(Gunfighter):
+class RDR2Script:
+    """The RDR2 scripted player: the state-reading oracle, or the frame-only reader."""
+
+    def __init__(self, env: Any, privileged: bool = False) -> None:
+        if privileged:
+            self.impl: Any = RDR2Planner(env, privileged=True)
+        else:
+            from agents.scripted.rdr2_eyes import RDR2Eyes
+
+            self.impl = RDR2Eyes(env)
+
+    def reset(self, info: dict[str, Any]) -> None:
+        self.impl.reset(info)
+
+    def act(self, obs: np.ndarray, info: dict[str, Any]) -> str:
+        return self.impl.act(obs, info)
+
+
+class RDR2Planner(Gunfighter):
     """Runs the plan of the current checkpoint; plans on the simulator's state."""
 
     def __init__(self, env: Any, privileged: bool = False) -> None:
@@ -36,184 +72,223 @@ class RDR2Script(Gunfighter):
         self.last_follow: float | None = None
         #: Where the last ``navigate_path`` step began.
         self.last_nav: tuple[float, float] | None = None
+        #: Planned legs left before ``navigate_path`` is tried again.
+        self.planned_legs = 0
 
     def reset(self, info: dict[str, Any]) -> None:
+        self.reset_body()
         self.quiet = 0
         self.last_follow = None
         self.last_nav = None
+        self.planned_legs = 0
 
-    def act(self, obs: np.ndarray, info: dict[str, Any]) -> Any:
+    def act(self, obs: np.ndarray, info: dict[str, Any]) -> str:
         self.size = obs.shape[:2]
+        try:
+            return self._act()
+        finally:
+            self.steps += 1
+
+    def _act(self) -> str:
         s = self.s
         cp = s.mission.current
-        plan: Callable[[], Any] | None = getattr(self, f"_{cp}", None)
+        plan: Callable[[], str] | None = getattr(self, f"_{cp}", None)
         if cp is None or plan is None or not s.player.alive:
-            return skill("wait", duration=0.5)
+            return call("wait", duration=0.5)
         if s.ui.shop.open and cp != "buy_supplies":
-            return skill("close_menu")
+            return call("close_menu")
         if cp in ON_FOOT and s.player.mounted:
-            return skill("dismount_horse")
+            return call("dismount_horse")
         return plan()
 
-    # ------------------------------------------------------------ Mission 1
-    def _follow(self, name: str) -> Any:
-        """Follow ``name`` with the ``follow`` skill (it steers by the minimap's blue dot);
-        when that got no closer last step (a wall between, or another ally's dot nearer),
-        walk a planned leg instead."""
+    # ------------------------------------------------------------ shared
+    def _mount(self) -> str | None:
+        """One step of getting onto Arthur's horse, or None when riding already."""
+        s = self.s
+        p = s.player
+        horse = s.horses.get("arthur_horse")
+        if p.mounted or horse is None or not horse.alive:
+            return None
+        return self.approach_and(horse.x, horse.y, 2.2, call("mount_horse"), face_deg=None)
+
+    def _follow(self, name: str) -> str:
+        """Ride (or walk) after ``name`` with the ``follow`` skill (it steers by the minimap's
+        blue dot); when that got no closer last step (a wall between, or another ally's dot
+        nearer), walk a planned leg instead."""
         s = self.s
         npc = s.npcs[name]
         d = self.dist(npc.x, npc.y)
         if d <= 5.0:
             self.last_follow = None
-            return skill("wait", duration=1.0)
+            return call("wait", duration=1.0)
         stalled = self.last_follow is not None and d > self.last_follow - 1.0
         self.last_follow = d
         if stalled:
             self.last_follow = None
-            return self.walk((npc.x, npc.y), stop_m=4.0, legs=4)
-        return skill("follow", duration=8)
+            step = self.walk((npc.x, npc.y), stop_m=4.0)
+            if step is not None:
+                return step
+        return call("follow", duration=FOLLOW_ITERATIONS)
 
-    def _follow_dutch(self) -> Any:
-        return self._follow("dutch")
-
-    def _hitch_horse(self) -> Any:
-        post = self.s.props["hitch_post"]
-        if not self.seen("hitch"):
-            return self.walk((post.x, post.y), stop_m=3.0)
-        return self.approach_and(post.x, post.y, 3.0, skill("hitch_horse"))
-
-    def _search_house(self) -> Any:
+    def _navigate(self, area: str) -> str:
+        """Along the minimap's route line; where that got nowhere last step (pressed against
+        a fence, say), a planned leg instead."""
         s = self.s
         p = s.player
-        if p.mounted:
-            return skill("dismount_horse")
-        door = s.props.get("house_door")
-        house = s.map.areas["house"]
-        inside = house.contains(p.x, p.y)
-        if door is not None and not door.open and not inside:
-            return self.approach_and(door.x, door.y, 2.0, skill("interact"))
-        goals = [
-            pr
-            for pr in s.props.values()
-            if pr.kind in ("drawer", "cupboard") and not pr.looted and _supplies(pr.items)
-        ] or [pr for pr in s.props.values() if pr.kind in ("drawer", "cupboard") and not pr.looted]
-        if not goals:
-            return skill("wait", duration=0.5)
-        pr = min(goals, key=lambda g: self.dist(g.x, g.y))
-        if self.dist(pr.x, pr.y) > 1.6:
-            return self.walk(self.stand_by(pr.x, pr.y, 1.5), stop_m=0.35)
-        return sequence([self.face(pr.x, pr.y), skill("loot")])
-
-    def _protect_dutch(self) -> Any:
-        p = self.s.player
-        if not self.seen("weapon_wheel"):
-            return skill("wait", duration=0.5)
-        if p.weapon not in ("revolver", "rifle"):
-            best = "rifle" if "rifle" in p.weapons else "revolver"
-            return skill("select_weapon", name=best)
-        return self.fight("enemy")
-
-    def _go_to_barn(self) -> Any:
-        x0, y0 = self.s.map.areas["barn"].centre()
-        return self.walk((x0, y0 + 2.0), stop_m=1.5)
-
-    def _lead_horse(self) -> Any:
-        s = self.s
-        horse = s.horses["barn_horse"]
-        p = s.player
-        if p.leading != "barn_horse":
-            if self.dist(horse.x, horse.y) > 2.4 or not self.seen("calm_horse"):
-                return self.walk(self.stand_by(horse.x, horse.y, 2.0), stop_m=0.4, legs=4)
-            return sequence([self.face(horse.x, horse.y), skill("interact")])
-        yard = s.map.areas["yard"]
-        gx, gy = yard.centre()
-        return self.walk((gx, gy), stop_m=2.0, legs=3)
-
-    def _follow_micah(self) -> Any:
-        return self._follow("micah")
-
-    def _return_to_camp(self) -> Any:
-        s = self.s
-        p = s.player
-        horse = s.horses.get("arthur_horse")
-        if not p.mounted and horse is not None and horse.alive:
-            if not self.seen("mount"):
-                return skill("wait", duration=0.5)
-            if self.dist(horse.x, horse.y) > 2.2:
-                return self.walk(self.stand_by(horse.x, horse.y, 2.0), stop_m=0.4)
-            return sequence([self.face(horse.x, horse.y), skill("mount_horse")])
-        # The minimap's route line first; where that got nowhere last step (pressed against a
-        # fence, say), a planned stretch instead.
         here = (p.x, p.y)
         last, self.last_nav = self.last_nav, None
-        moved = last is None or math.hypot(here[0] - last[0], here[1] - last[1]) > 1.0
-        if s.route and len(s.route) >= 2 and moved:
+        if last is not None and math.hypot(here[0] - last[0], here[1] - last[1]) <= 1.0:
+            self.planned_legs = PLANNED_LEGS  # the line led into something: walk around it
+        if s.route and len(s.route) >= 2 and self.planned_legs <= 0:
             self.last_nav = here
-            return skill("navigate_path", duration=10)
-        return self.walk(s.map.areas["camp"].centre(), stop_m=3.0, legs=5)
+            return call("navigate_path", duration=FOLLOW_ITERATIONS)
+        self.planned_legs -= 1
+        return self.walk(s.map.areas[area].centre(), stop_m=3.0) or call("wait", duration=0.5)
+
+    def _open_door(self, door_id: str) -> str | None:
+        """One step of opening ``door_id`` (None when it is open or gone)."""
+        door = self.s.props.get(door_id)
+        if door is None or door.open:
+            return None
+        return self.approach_and(door.x, door.y, 2.4, call("interact"), face_deg=None)
+
+    # ------------------------------------------------------------ Mission 1
+    def _follow_dutch(self) -> str:
+        return self._mount() or self._follow("dutch")
+
+    def _hitch_horse(self) -> str:
+        post = self.s.props["hitch_post"]
+        if not self.seen("hitch") or self.dist(post.x, post.y) > 2.2:
+            return self.walk((post.x, post.y), stop_m=1.8) or call("wait", duration=0.3)
+        return call("hitch_horse")
+
+    def _search_house(self) -> str:
+        s = self.s
+        p = s.player
+        inside = s.map.areas["house"].contains(p.x, p.y)
+        if not inside:
+            step = self._open_door("house_door")
+            if step is not None:
+                return step
+        lootable = [pr for pr in s.props.values() if pr.kind in ("drawer", "cupboard")]
+        goals = [pr for pr in lootable if not pr.looted and _supplies(pr.items)]
+        goals = goals or [pr for pr in lootable if not pr.looted]
+        if not goals:
+            return call("wait", duration=0.5)
+        pr = min(goals, key=lambda g: self.dist(g.x, g.y))
+        if self.dist(pr.x, pr.y) > 1.6:
+            step = self.walk(self.stand_by(pr.x, pr.y, 1.5), stop_m=0.35)
+            if step is not None:
+                return step
+        if abs(self.bearing(pr.x, pr.y)) > 25.0:
+            return self.face(pr.x, pr.y)
+        if not self.seen("loot"):
+            return call("wait", duration=0.3)
+        return call("loot")
+
+    def _protect_dutch(self) -> str:
+        p = self.s.player
+        if not (self.seen("weapon_wheel") or self.seen("need_gun")):
+            return call("wait", duration=0.5)
+        if p.weapon not in ("revolver", "rifle"):
+            best = "rifle" if "rifle" in p.weapons else "revolver"
+            return call("select_weapon", name=best)
+        return self.fight("enemy")
+
+    def _go_to_barn(self) -> str:
+        x0, y0 = self.s.map.areas["barn"].centre()
+        return (
+            self._open_door("barn_door")
+            or self.walk((x0, y0 + 2.0), stop_m=1.5)
+            or call("wait", duration=0.3)
+        )
+
+    def _lead(self) -> str | None:
+        """One step of taking the barn horse by the reins (None when led already)."""
+        s = self.s
+        horse = s.horses["barn_horse"]
+        if s.player.leading == "barn_horse":
+            return None
+        if self.dist(horse.x, horse.y) > 2.4 or not self.seen("calm_horse"):
+            step = self.walk(self.stand_by(horse.x, horse.y, 2.0), stop_m=0.4)
+            if step is not None:
+                return step
+        return call("interact")
+
+    def _lead_horse(self) -> str:
+        gx, gy = self.s.map.areas["yard"].centre()
+        return (
+            self._lead()
+            or self._open_door("barn_door")
+            or self.walk((gx, gy), stop_m=2.0)
+            or call("wait", duration=0.3)
+        )
+
+    def _follow_micah(self) -> str:
+        return self._lead() or self._follow("micah")
+
+    def _return_to_camp(self) -> str:
+        if not self.s.player.mounted and not self.seen("mount"):
+            return call("wait", duration=0.5)
+        return self._mount() or self._navigate("camp")
 
     # ------------------------------------------------------------ Mission 2
-    def _follow_javier(self) -> Any:
-        return self._follow("javier")
+    def _follow_javier(self) -> str:
+        return self._mount() or self._follow("javier")
 
-    def _search_for_john(self) -> Any:
+    def _search_for_john(self) -> str:
         john = self.s.npcs["john"]
-        return self.walk((john.x, john.y), stop_m=2.5)
+        return self.walk((john.x, john.y), stop_m=2.5) or call("wait", duration=0.3)
 
-    def _carry_john(self) -> Any:
+    def _carry_john(self) -> str:
         s = self.s
         p = s.player
         john = s.npcs["john"]
         if not p.carrying:
             if not self.seen("carry"):
-                return skill("wait", duration=0.5)
-            if self.dist(john.x, john.y) > 1.8:
-                return self.walk(self.stand_by(john.x, john.y, 1.6), stop_m=0.3)
-            return sequence([self.face(john.x, john.y), skill("interact")])
-        horse = min(
-            (h for h in s.horses.values() if h.alive),
-            key=lambda h: self.dist(h.x, h.y),
-        )
-        if self.dist(horse.x, horse.y) > 2.6:
-            return self.walk(self.stand_by(horse.x, horse.y, 2.2), stop_m=0.4)
-        return sequence([self.face(horse.x, horse.y), skill("interact")])
+                return call("wait", duration=0.5)
+            return self.approach_and(john.x, john.y, 1.8, call("interact"), face_deg=None)
+        horse = min((h for h in s.horses.values() if h.alive), key=lambda h: self.dist(h.x, h.y))
+        return self.approach_and(horse.x, horse.y, 2.6, call("interact"), face_deg=None)
 
-    def _kill_wolves(self) -> Any:
+    def _kill_wolves(self) -> str:
         p = self.s.player
         if p.weapon not in ("revolver", "rifle") and self.seen("weapon_wheel"):
-            return skill("select_weapon", name="revolver")
+            return call("select_weapon", name="revolver")
         return self.fight("wolf")
 
     # ------------------------------------------------------------ Mission 3
-    def _buy_supplies(self) -> Any:
+    def _buy_supplies(self) -> str:
         s = self.s
         p = s.player
         ui = s.ui
         if ui.shop.open:
-            row = next((i for i, (item, _) in enumerate(ui.shop.rows) if _is_supply(item)), 0)
+            row = next((i for i, (item, _) in enumerate(ui.shop.rows) if item in SUPPLIES), 0)
             if ui.shop.hovered != row:
                 H, W = self.size
-                return skill("select_item_at", x=int(0.75 * W), y=int((0.23 + 0.07 * row) * H))
-            return skill("confirm")
-        if p.mounted:
-            return skill("dismount_horse")
-        door = s.props["store_door"]
+                return call("select_item_at", x=int(0.75 * W), y=int((0.23 + 0.07 * row) * H))
+            return call("confirm")
         store = s.map.areas["store"]
-        if not door.open and not store.contains(p.x, p.y):
-            return self.approach_and(door.x, door.y, 2.0, skill("interact"))
+        inside = store.contains(p.x, p.y)
+        if not inside:
+            step = self._open_door("store_door")
+            if step is not None:
+                return step
         clerk = s.npcs["clerk"]
-        if self.dist(clerk.x, clerk.y) > 4.4 or not store.contains(p.x, p.y):
+        if self.dist(clerk.x, clerk.y) > 4.4 or not inside:
+            door = s.props["store_door"]
             col = door.cell[0] + 0.5 if door.cell else (store.x0 + store.x1) / 2
-            spot = (col * CELL_M, (store.y1 - 1.75) * CELL_M)
-            return self.walk(spot, stop_m=0.3)
+            south = door.cell is None or door.cell[1] >= store.y1
+            row = store.y1 - 1.75 if south else store.y0 + 1.75
+            step = self.walk((col * CELL_M, row * CELL_M), stop_m=0.3)
+            if step is not None:
+                return step
         if not self.seen("shop"):
-            return skill("wait", duration=0.3)
-        return sequence([self.face(clerk.x, clerk.y), skill("interact")])
+            return call("wait", duration=0.3)
+        if abs(self.bearing(clerk.x, clerk.y)) > 20.0:
+            return self.face(clerk.x, clerk.y)
+        return call("interact")
 
 
 def _supplies(items: dict[str, int]) -> bool:
-    return any(_is_supply(k) and n > 0 for k, n in items.items())
-
-
-def _is_supply(item: str) -> bool:
-    return item in ("canned_food", "coffee", "medicine", "canned_beans", "biscuits")
+    return any(k in SUPPLIES and n > 0 for k, n in items.items())

@@ -1,9 +1,11 @@
-"""The scripted RDR2 player's body: reading the simulator's state, walking and riding.
+"""The privileged RDR2 player's body: reading the simulator's state, walking and riding.
 
-:class:`RDR2Body` plans on privileged state (``privileged=True``) and acts only through the
-game's skills: a breadth-first search over the grid (ledges one level up are climbable) gives
-the way, and each ``turn_and_move_forward`` leg re-reads the player's position, so drift never
-piles up. The checkpoint plans (:mod:`agents.scripted.rdr2`) build on it.
+:class:`RDR2Body` plans on privileged state (``privileged=True``) and acts only as an agent
+does: every step it returns the code text of **one** skill call (the env's
+``max_skill_calls``), which ``UseSkills`` parses and runs. A breadth-first search over the grid
+(ledges one level up are climbable) gives the way; each step walks one straight leg of it
+(``turn_and_move_forward``), turns to a ledge and climbs it, or steps aside when the last leg
+got nowhere. The checkpoint plans (:mod:`agents.scripted.rdr2`) build on it.
 """
 
 from __future__ import annotations
@@ -12,39 +14,53 @@ import math
 from typing import Any
 
 from agents.scripted import rdr2_nav as nav
-from gcc_envs.core.program import Program, ProgramGen, sequence
 from gcc_envs.errors import GCCError
-from gcc_envs.games.rdr2.skills import SKILLS
 
 CELL_M = 2.0
 #: Walking and riding speeds of the simulator (m/s), for leg durations.
 FOOT_SPEED, HORSE_SPEED, CARRY_SPEED = 3.0, 6.0, 2.2
-#: Longest leg (s) before the script looks again.
-LEG_S = 1.2
-#: Legs per step.
-LEGS = 10
+#: Longest leg (s) of one step.
+LEG_S = 2.0
+#: A leg that moved less than this (m) was blocked: the next step sidesteps.
+STUCK_M = 0.05
+#: Degrees within which the player counts as facing a thing (interacting, climbing).
+FACE_DEG = 12.0
 
 
-def skill(skill_name: str, /, **kwargs: Any) -> Program:
-    """The program of one skill call (arguments checked as for code text)."""
-    return SKILLS[skill_name].program(**kwargs)
+def call(name: str, /, **kwargs: Any) -> str:
+    """Code text of one skill call with literal arguments (floats to 2 decimals).
+
+    >>> call("turn_and_move_forward", degree=12.345, duration=1.0)
+    'turn_and_move_forward(degree=12.35, duration=1.0)'
+    """
+    parts = []
+    for k, v in kwargs.items():
+        lit = repr(round(v, 2)) if isinstance(v, float) else repr(v)
+        parts.append(f"{k}={lit}")
+    return f"{name}({', '.join(parts)})"
 
 
 class RDR2Body:
-    """State access, geometry on the state, and moving through skills."""
+    """State access, geometry on the state, and moving one skill call per step."""
 
     def __init__(self, env: Any, privileged: bool = False) -> None:
         if not privileged:
-            raise GCCError(
-                f"{type(self).__name__} needs privileged=True: it plans on the simulator's "
-                "state (run without --no-privileged)"
-            )
+            raise GCCError(f"{type(self).__name__} plans on the simulator's state: privileged=True")
         sim = getattr(getattr(env, "backend", None), "sim", None)
-        if sim is None or not hasattr(sim, "pointer_move_by") or not hasattr(sim, "data"):
+        if sim is None or not hasattr(sim, "fork") or not hasattr(sim, "data"):
             raise GCCError(f"{type(self).__name__} needs the RDR2 simulator (backend='sim')")
         self.env = env
+        self.sim = sim
         #: (H, W) of the observations, for screen coordinates of skill calls.
         self.size = (720, 1280)
+        #: Where the last walking leg began (None when the last call was no leg).
+        self.leg_from: tuple[float, float] | None = None
+        #: Steps taken this episode (for the env's think time).
+        self.steps = 0
+
+    def reset_body(self) -> None:
+        self.leg_from = None
+        self.steps = 0
 
     @property
     def s(self) -> Any:
@@ -60,28 +76,38 @@ class RDR2Body:
         return nav.relative_bearing(p.x, p.y, p.yaw_deg, x, y)
 
     def start_spot(self) -> tuple[float, float]:
-        """Where the current checkpoint begins (the mission data's staging spot)."""
+        """Where the current checkpoint begins (this episode's staging spot)."""
         s = self.s
-        cp = self.env.backend.sim.data.missions[s.mission.name].checkpoints[s.mission.index]
+        cp = self.sim.data.missions[s.mission.name].checkpoints[s.mission.index]
         return cp.player[0], cp.player[1]
 
     def seen(self, tutorial: str) -> bool:
         return tutorial in self.s.ui.tutorials_seen
 
     def blocked(self) -> set[nav.Cell]:
-        s = self.s
-        out = set()
-        for prop in s.props.values():
-            if prop.solid:
-                out.add(nav.cell_of(prop.x, prop.y, CELL_M))
-        return out
+        return {nav.cell_of(pr.x, pr.y, CELL_M) for pr in self.s.props.values() if pr.solid}
 
     def speed(self) -> float:
         p = self.s.player
         return HORSE_SPEED if p.mounted else (CARRY_SPEED if p.carrying else FOOT_SPEED)
 
+    def delay_s(self) -> float:
+        """Game seconds that pass between reading this frame and the action starting: the
+        env's ``think_time`` in lockstep, the resume animation in ``paused`` mode."""
+        env = self.env
+        think = getattr(env, "think_time", None)
+        t = float(think(self.steps) if callable(think) else (think or 0.0))
+        mode = str(getattr(getattr(env, "time_mode", None), "value", ""))
+        if mode == "paused":
+            from gcc_envs.games.rdr2.sim import PAUSE_ANIMATION_S
+
+            t += PAUSE_ANIMATION_S
+        return t
+
     # ------------------------------------------------------------ moving
-    def next_point(self, goal: tuple[float, float]) -> tuple[tuple[float, float], nav.Cell | None]:
+    def next_point(
+        self, goal: tuple[float, float]
+    ) -> tuple[tuple[float, float], nav.Cell | None] | None:
         """The farthest point of the planned path walkable in a straight line, and the ledge
         cell (one level up) to climb next when the path climbs there."""
         s = self.s
@@ -103,42 +129,35 @@ class RDR2Body:
             best = pt
         return best, None
 
-    def walk(self, goal: tuple[float, float], stop_m: float = 1.0, legs: int = LEGS) -> Program:
-        """Walk (or ride) to ``goal`` until within ``stop_m``, climbing ledges on the way."""
-
-        def gen() -> ProgramGen:
-            last = None
-            for _ in range(legs):
-                p = self.s.player
-                d = math.hypot(goal[0] - p.x, goal[1] - p.y)
-                if d <= stop_m:
-                    return
-                got = self.next_point(goal)
-                if got is None:
-                    return
-                (tx, ty), ledge = got
-                if ledge is not None and nav.rect_distance(p.x, p.y, ledge, CELL_M) < 0.9:
-                    cx, cy = nav.centre_of(ledge, CELL_M)  # at the ledge: face it, climb
-                    yield from skill("turn", degree=round(self.bearing(cx, cy), 2)).start()
-                    yield from skill("climb").start()
-                    continue
-                leg = math.hypot(tx - p.x, ty - p.y)
-                if (tx, ty) == goal:
-                    leg = max(0.0, leg - stop_m * 0.8)
-                if ledge is not None and (tx, ty) == nav.centre_of(ledge, CELL_M):
-                    leg = nav.rect_distance(p.x, p.y, ledge, CELL_M) - 0.5
-                dur = min(LEG_S, max(0.1, leg / self.speed()))
-                here = (p.x, p.y)
-                yield from skill(
-                    "turn_and_move_forward", degree=round(self.bearing(tx, ty), 2), duration=dur
-                ).start()
-                p = self.s.player
-                if last is not None and math.hypot(p.x - here[0], p.y - here[1]) < 0.05:
-                    # pushed against something: step aside and go on
-                    yield from skill("turn_and_move_forward", degree=70.0, duration=0.4).start()
-                last = here
-
-        return Program(gen, name="walk")
+    def walk(self, goal: tuple[float, float], stop_m: float = 1.0) -> str | None:
+        """One step towards ``goal`` (a leg, a turn to a ledge, a climb, a sidestep), or None
+        when within ``stop_m`` of it or when no way leads there."""
+        p = self.s.player
+        here = (p.x, p.y)
+        came_from, self.leg_from = self.leg_from, None
+        d = math.hypot(goal[0] - p.x, goal[1] - p.y)
+        if d <= stop_m:
+            return None
+        if came_from is not None and math.hypot(here[0] - came_from[0], here[1] - came_from[1]) < (
+            STUCK_M
+        ):
+            return call("turn_and_move_forward", degree=70.0, duration=0.4)  # pushed: step aside
+        got = self.next_point(goal)
+        if got is None:
+            return None
+        (tx, ty), ledge = got
+        if ledge is not None and nav.rect_distance(p.x, p.y, ledge, CELL_M) < 0.9:
+            cx, cy = nav.centre_of(ledge, CELL_M)  # at the ledge: face it, climb
+            b = self.bearing(cx, cy)
+            return call("turn", degree=b) if abs(b) > FACE_DEG else call("climb")
+        leg = math.hypot(tx - p.x, ty - p.y)
+        if (tx, ty) == goal:
+            leg = max(0.0, leg - stop_m * 0.8)
+        if ledge is not None and (tx, ty) == nav.centre_of(ledge, CELL_M):
+            leg = nav.rect_distance(p.x, p.y, ledge, CELL_M) - 0.5
+        dur = min(LEG_S, max(0.1, leg / self.speed()))
+        self.leg_from = here
+        return call("turn_and_move_forward", degree=self.bearing(tx, ty), duration=dur)
 
     def stand_by(self, x: float, y: float, reach: float) -> tuple[float, float]:
         """A free spot within ``reach`` of (x, y) that the player can walk to, the nearest."""
@@ -162,12 +181,18 @@ class RDR2Body:
                 return spot
         return (x, y)
 
-    def face(self, x: float, y: float) -> Program:
-        return skill("turn", degree=round(self.bearing(x, y), 2))
+    def face(self, x: float, y: float) -> str:
+        return call("turn", degree=self.bearing(x, y))
 
-    def approach_and(self, x: float, y: float, reach: float, then: Program) -> Program:
-        """Walk within ``reach`` of (x, y), face it and run ``then``."""
+    def approach_and(
+        self, x: float, y: float, reach: float, then: str, face_deg: float | None = FACE_DEG
+    ) -> str:
+        """One step of: walk within ``reach`` of (x, y), face it (unless ``face_deg`` is
+        None), then ``then``."""
         if self.dist(x, y) > reach:
-            spot = self.stand_by(x, y, reach)
-            return self.walk(spot, stop_m=0.4)
-        return sequence([self.face(x, y), then])
+            step = self.walk(self.stand_by(x, y, reach), stop_m=0.4)
+            if step is not None:
+                return step
+        if face_deg is not None and abs(self.bearing(x, y)) > face_deg:
+            return self.face(x, y)
+        return then

@@ -1,8 +1,10 @@
-"""The scripted RDR2 player's gunfights: choosing targets, leading them, aiming, moving.
+"""The privileged RDR2 player's gunfights: choosing targets, leading them, aiming, moving.
 
-Targets are chosen on privileged state (line of sight, an enemy's cover cycle, allies in the
-line of fire); every shot is the ``shoot(x, y)`` skill at the screen point where the target
-will be, so the skill turns the camera onto it by pixels per degree and fires.
+One step is one call: a ``shoot(x, y)`` at the screen point where a target will be when the
+shot fires, a ``reload``, a turn towards where the next foe will step out, or a walk to a
+better spot. Where a target will be is read off a fork of the simulator run forward by the
+latency the shot meets (the env's think time, the skill's own aim-and-turn), so moving,
+flanking and circling foes are led as a marksman would lead them.
 """
 
 from __future__ import annotations
@@ -11,8 +13,7 @@ import math
 from typing import Any
 
 from agents.scripted import rdr2_nav as nav
-from agents.scripted.rdr2_body import CELL_M, RDR2Body, skill
-from gcc_envs.core.program import Program, ProgramGen
+from agents.scripted.rdr2_body import CELL_M, RDR2Body, call
 from gcc_envs.games.rdr2.live import SIM_CAMERA
 from gcc_envs.games.rdr2.sim import geometry as geo
 
@@ -20,49 +21,109 @@ from gcc_envs.games.rdr2.sim import geometry as geo
 AIM_HEIGHT = {"wolf": 0.45, "enemy": 1.1}
 EYE_M, MOUNTED_EYE_M = 1.6, 2.4
 ALLY_KINDS = ("dutch", "micah", "javier", "john")
-#: Closer than this (m) a target is punched, not shot.
-MELEE_M = 0.8
-#: Enemies' running speed (m/s), to lead a moving target.
-ENEMY_SPEED = 4.0
-#: Seconds a shot takes from decision to trigger (aim, turn, click).
-SHOT_LEAD_S = 0.4
-#: An enemy that went back into cover less than this long ago is still ducking (s of its
-#: hiding time left above which it is not shot at).
-DUCKING_S = 1.0
+#: Seconds from the start of a ``shoot`` call to the trigger (aim settle, turn, tap).
+FIRE_DELAY_S = 0.32
+#: Largest turn (degrees) a ``shoot`` call makes onto a point on screen; wider means turn first.
+SHOOT_MAX_DEG = 31.0
+#: Seconds a ``turn`` call takes (the mouse's glide).
+TURN_S = 0.1
+#: Watching steps without a shot before the player looks for a better spot.
+QUIET_STEPS = 3
 
 
 class Gunfighter(RDR2Body):
-    """Shooting enemies and wolves through the ``shoot``/``reload``/``fight`` skills."""
+    """Shooting enemies and wolves one call per step."""
 
     def __init__(self, env: Any, privileged: bool = False) -> None:
         super().__init__(env, privileged)
-        #: Rounds of watching in a row that got no shot off (then the player moves).
+        #: Steps in a row that got no shot off (then the player moves).
         self.quiet = 0
 
-    def fight(self, kind: str) -> Any:
-        """Shoot ``kind``: from where the checkpoint begins (a view of the fight), moving to a
-        better spot when the last round of watching got no shot off."""
+    def fight(self, kind: str) -> str:
+        """One step of a fight against ``kind``."""
+        s = self.s
+        p = s.player
         if self.crowded():  # a horse or companion at arm's length would take the shots
             sx, sy = self.start_spot()
-            if self.dist(sx, sy) > 1.0:
-                return self.walk((sx, sy), stop_m=0.3, legs=3)
-            return skill("turn_and_move_forward", degree=180.0, duration=1.0)
-        if self.target(kind) is None:
-            sx, sy = self.start_spot()
-            p = self.s.player
-            c, r = nav.cell_of(p.x, p.y, CELL_M)
-            sc, sr = nav.cell_of(sx, sy, CELL_M)
-            off_level = int(self.s.map.level[sr, sc]) != int(p.z)  # up on a ledge, say
-            if self.s.map.roof[r, c] or off_level or self.dist(sx, sy) > 20.0:
-                return self.walk((sx, sy), stop_m=0.3, legs=6)
-            if self.quiet >= 1:
-                spot = self.vantage(kind)
-                if spot is not None:
-                    self.quiet = 0
-                    return self.walk(spot, stop_m=0.3, legs=4)
-        return self.shots(kind)
+            step = self.walk((sx, sy), stop_m=0.3) if self.dist(sx, sy) > 1.0 else None
+            return step or call("turn_and_move_forward", degree=180.0, duration=1.0)
+        ready_in = max(p.reload_left, p.gun_cooldown) - self.delay_s() - FIRE_DELAY_S
+        if ready_in > 0:  # the gun is not ready even after the latency: let it get ready
+            return call("wait", duration=ready_in + 0.05)
+        if p.ammo_clip <= 0 and p.reload_left <= 0:
+            return call("reload")
+        aim = self.aim_at(kind)
+        if aim is not None:
+            self.quiet = 0
+            return aim
+        self.quiet += 1
+        sx, sy = self.start_spot()
+        c, r = nav.cell_of(p.x, p.y, CELL_M)
+        sc, sr = nav.cell_of(sx, sy, CELL_M)
+        off_level = int(s.map.level[sr, sc]) != int(p.z)
+        if s.map.roof[r, c] or off_level or self.dist(sx, sy) > 20.0:
+            step = self.walk((sx, sy), stop_m=0.3)
+            if step is not None:
+                return step
+        if self.quiet >= QUIET_STEPS:
+            spot = self.vantage(kind)
+            if spot is not None:
+                self.quiet = 0
+                step = self.walk(spot, stop_m=0.3)
+                if step is not None:
+                    return step
+        alive = [n for n in s.npcs.values() if n.kind == kind and n.alive]
+        if not alive:
+            return call("wait", duration=0.3)
+        near = min(alive, key=lambda n: (n.state != "shoot", self.dist(n.x, n.y)))
+        wx, wy = near.peek_at or (near.x, near.y)
+        rel = self.bearing(wx, wy)
+        return call("turn", degree=rel) if abs(rel) > 3.0 else call("wait", duration=0.3)
 
-    def crowded(self, within: float = 2.0) -> bool:
+    def aim_at(self, kind: str) -> str | None:
+        """A ``shoot`` (or a turn towards a target too far aside) for the best target of
+        ``kind`` as it will stand when the shot fires, or None when none will be in sight."""
+        s = self.s
+        p = s.player
+        ahead = self.sim.fork()
+        ahead.advance(self.delay_s() + FIRE_DELAY_S)
+        future = ahead.state
+        best, best_key = None, (True, math.inf, math.inf)
+        for n in s.npcs.values():
+            if n.kind != kind or not n.alive:
+                continue
+            f = future.npcs.get(n.name)
+            if f is None or not f.alive:
+                continue
+            d = self.dist(f.x, f.y)
+            if not self.line_of_sight(f.x, f.y) or self.ally_in_line(f.x, f.y, d):
+                continue
+            threat = d if kind == "wolf" else (0.0 if f.state == "shoot" else 1.0) * 100 + d
+            # in view first (a turn costs a whole step), then the most threatening
+            key = (abs(self.bearing(f.x, f.y)) > SHOOT_MAX_DEG, threat, d)
+            if key < best_key:
+                best, best_key = (n, f), key
+        if best is None:
+            return None
+        n, f = best
+        rel = self.bearing(f.x, f.y)
+        if abs(rel) > SHOOT_MAX_DEG:
+            # out of view: turn to where it will be when the shot after the turn fires
+            ahead.advance(TURN_S + self.delay_s())
+            later = ahead.state.npcs.get(n.name)
+            if later is not None and later.alive:
+                rel = self.bearing(later.x, later.y)
+            return call("turn", degree=rel)
+        d = max(0.5, self.dist(f.x, f.y))
+        eye = int(p.z) * 1.0 + (MOUNTED_EYE_M if p.mounted else EYE_M)
+        base = int(s.map.level[nav.cell_of(f.x, f.y, CELL_M)[::-1]]) * 1.0
+        want = math.degrees(math.atan2(base + AIM_HEIGHT.get(kind, 1.0) - eye, d))
+        H, W = self.size
+        x, y = nav.aim_point(rel, p.pitch_deg - want, W, H, SIM_CAMERA.hfov_deg)
+        x, y = min(max(x, 0), W - 1), min(max(y, 0), H - 1)
+        return call("shoot", x=int(x), y=int(y))
+
+    def crowded(self, within: float = 1.2) -> bool:
         s = self.s
         things = [n for n in s.npcs.values() if n.kind in ALLY_KINDS and n.alive]
         things += [h for h in s.horses.values() if h.alive and h.id != s.player.mounted]
@@ -74,7 +135,7 @@ class Gunfighter(RDR2Body):
         s = self.s
         p, m = s.player, s.map
         foes = [n for n in s.npcs.values() if n.kind == kind and n.alive]
-        marks = [pt for n in foes for pt in (getattr(n, "peek_at", None), (n.x, n.y)) if pt]
+        marks = [pt for n in foes for pt in (n.peek_at, (n.x, n.y)) if pt]
         if not marks:
             return None
 
@@ -89,7 +150,7 @@ class Gunfighter(RDR2Body):
                 c, r = c0 + dc, r0 + dr
                 if not (0 <= r < m.walls.shape[0] and 0 <= c < m.walls.shape[1]):
                     continue
-                if m.walls[r, c] != 0 or int(m.level[r, c]) != int(p.z):
+                if m.walls[r, c] != 0 or int(m.level[r, c]) != int(p.z) or m.roof[r, c]:
                     continue
                 x, y = nav.centre_of((c, r), CELL_M)
                 key = (seen(x, y), -math.hypot(x - p.x, y - p.y))
@@ -97,110 +158,8 @@ class Gunfighter(RDR2Body):
                     best, best_key = (x, y), key
         return best
 
-    # ------------------------------------------------------------ fighting
-    def shots(self, kind: str, count: int = 3, watch_s: float = 3.0) -> Program:
-        """Up to ``count`` aimed shots at the nearest visible living ``kind``; while none is in
-        sight, watch the nearest one's hiding place (for up to ``watch_s`` seconds)."""
-
-        def gen() -> ProgramGen:
-            fired, watched = 0, 0.0
-            for _ in range(int(watch_s * 20) + 4 * count):
-                if fired >= count or watched >= watch_s:
-                    break
-                s = self.s
-                p = s.player
-                if p.reload_left > 0 or p.gun_cooldown > 0:
-                    yield from skill(
-                        "wait", duration=max(p.reload_left, p.gun_cooldown) + 0.02
-                    ).start()
-                    continue
-                if p.ammo_clip <= 0:
-                    yield from skill("reload").start()
-                    continue
-                target = self.target(kind)
-                if target is None:
-                    alive = [n for n in s.npcs.values() if n.kind == kind and n.alive]
-                    if not alive:
-                        break
-                    # watch where the next one will step out (its peek spot) to react fast
-                    near = min(alive, key=lambda n: (n.state != "shoot", self.dist(n.x, n.y)))
-                    wx, wy = getattr(near, "peek_at", None) or (near.x, near.y)
-                    rel = self.bearing(wx, wy)
-                    if abs(rel) > 1.5:
-                        yield from skill("turn", degree=round(rel, 2)).start()
-                    yield from skill("wait", duration=0.05).start()
-                    watched += 0.05
-                    continue
-                tx, ty = self.lead(target)
-                rel = self.bearing(tx, ty)
-                if self.dist(target.x, target.y) < MELEE_M:  # too close to aim at: punch it
-                    yield from skill("turn", degree=round(rel, 2)).start()
-                    yield from skill("fight").start()
-                    fired += 1
-                    continue
-                if abs(rel) > 25.0:  # bring it into view first
-                    yield from skill("turn", degree=round(rel, 2)).start()
-                    continue
-                d = max(0.5, self.dist(tx, ty))
-                eye = int(p.z) * 1.0 + (MOUNTED_EYE_M if p.mounted else EYE_M)
-                base = int(s.map.level[nav.cell_of(tx, ty, CELL_M)[::-1]]) * 1.0
-                want = math.degrees(math.atan2(base + AIM_HEIGHT.get(kind, 1.0) - eye, d))
-                H, W = self.size
-                x, y = nav.aim_point(rel, p.pitch_deg - want, W, H, SIM_CAMERA.hfov_deg)
-                x, y = min(max(x, 0), W - 1), min(max(y, 0), H - 1)
-                yield from skill("shoot", x=x, y=y).start()
-                fired += 1
-            self.quiet = 0 if fired else self.quiet + 1
-
-        return Program(gen, name="shots")
-
-    def lead(self, npc: Any) -> tuple[float, float]:
-        """Where a moving ``npc`` will be when the shot lands: a charging wolf runs at the
-        player; an enemy stepping out of cover runs to its peek spot, one ducking to its hiding
-        spot."""
-        p = self.s.player
-        if npc.kind == "wolf" and npc.state in ("run", "walk"):
-            goal, speed, keep = (p.x, p.y), npc.speed, 1.2
-        elif npc.kind == "enemy" and npc.state == "shoot" and getattr(npc, "peek_at", None):
-            goal, speed, keep = npc.peek_at, ENEMY_SPEED, 0.0
-        elif (
-            npc.kind == "enemy" and npc.state in ("run", "cover") and getattr(npc, "hide_at", None)
-        ):
-            goal, speed, keep = npc.hide_at, ENEMY_SPEED, 0.0
-        else:
-            return npc.x, npc.y
-        d = math.hypot(goal[0] - npc.x, goal[1] - npc.y)
-        if d < 1e-6:
-            return npc.x, npc.y
-        step = min(speed * SHOT_LEAD_S * 0.75, max(0.0, d - keep))
-        return npc.x + (goal[0] - npc.x) / d * step, npc.y + (goal[1] - npc.y) / d * step
-
-    def target(self, kind: str) -> Any | None:
-        """The nearest living ``kind`` in line of sight with no ally in the line of fire."""
-        s = self.s
-        p = s.player
-        best, best_d = None, math.inf
-        for n in s.npcs.values():
-            if n.kind != kind or not n.alive:
-                continue
-            d = self.dist(n.x, n.y)
-            # one stepping out to shoot stays out a while; one in cover may duck back at once
-            margin = 0.3 if n.state == "cover" else 0.0
-            if n.state == "shoot" and n.cooldown < SHOT_LEAD_S:  # about to fire and duck back
-                continue
-            if n.state == "cover" and n.cooldown > DUCKING_S:  # on its way back behind cover
-                continue
-            if d >= best_d or not self.line_of_sight(n.x, n.y, margin):
-                continue
-            if self.ally_in_line(n.x, n.y, d):
-                continue
-            best, best_d = n, d
-        del p
-        return best
-
-    def line_of_sight(self, x: float, y: float, margin: float = 0.3) -> bool:
-        """A clear view of (x, y) and of points ``margin`` to either side of it (a target at
-        the edge of its cover ducks back before the shot lands)."""
+    def line_of_sight(self, x: float, y: float, margin: float = 0.25) -> bool:
+        """A clear view of (x, y) and of points ``margin`` to either side of it."""
         s = self.s
         p = s.player
         d = math.hypot(x - p.x, y - p.y) or 1.0

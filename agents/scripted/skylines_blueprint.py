@@ -30,6 +30,9 @@ from gcc_envs.games.skylines.sim.state import Cell, CityState
 SPACING = 9
 MISTAKES = (None, "disconnected_pipe")
 #: Electricity (MW) and water (m³/week) a zoned cell needs when grown, with this plan's mix.
+#: What a plan must leave in the budget for the weeks before taxes cover upkeep (on Block's
+#: seeds 101-115 every build that left under ₡3,600 later fell below the ₡1,000 floor).
+RESERVE = 5_000.0
 MW_PER_CELL = 0.58 * 0.006 + 0.22 * 0.012 + 0.2 * 0.02
 WATER_PER_CELL = 0.58 * 2 * 25 + 0.22 * 2 * 30 + 0.2 * 3 * 40
 
@@ -64,6 +67,8 @@ class _Plan:
         self.s = copy.deepcopy(state)
         self.steps: list[Step] = []
         self.streets: list[int] = []
+        self.turbines = 0
+        self.spare = False  # whether one turbine more than the grown city needs was planned
         t = self.s.terrain
         self.east = t.sea_side == "east"
         canon_water = t.water[:, ::-1] if self.east else t.water
@@ -140,9 +145,12 @@ def blueprint(
     """
     if mistake not in MISTAKES:
         raise ValueError(f"unknown mistake {mistake!r}; known: {MISTAKES}")
-    if mistake is None:
-        return _blueprint(state, None, turbines).steps
     good = _blueprint(state, None, turbines)
+    if turbines is None and good.spare and good.s.budget < RESERVE:
+        turbines = good.turbines - 1  # the spare turbine would leave too little to run the city
+        good = _blueprint(state, None, turbines)
+    if mistake is None:
+        return good.steps
     return _blueprint(state, _worst_branch(good), turbines).steps
 
 
@@ -237,13 +245,14 @@ def _blueprint(state: CityState, wrong: int | None, turbines: int | None) -> _Pl
     # 4. power: turbines beside the shore-side street where the wind is strongest
     # enough turbines for the fully grown city at about 5 MW each (and one spare for a block)
     mw = float(networks.roads(P.s).zoneable.sum()) * MW_PER_CELL
-    n = turbines if turbines is not None else int(np.ceil(mw / 5.0)) + (len(streets) < 3)
+    P.spare = turbines is None and len(streets) < 3
+    n = turbines if turbines is not None else int(np.ceil(mw / 5.0)) + P.spare
     spots = [P.C(xw - 2 if not P.east else xw - 1, r) for r in range(top + 1, bot - 1)]
     for _ in range(n):
         best = P.building_near("wind_turbine", spots, lambda c: float(t.wind[c[1], c[0]]))
         if best is None:
             break
-        P.add("wind_turbine", best)
+        P.turbines += P.add("wind_turbine", best)
 
     # 5. a power line and a water branch along every street
     for r in streets:

@@ -26,6 +26,7 @@ import numpy as np
 from gcc_envs.backends import wire
 from gcc_envs.core.backend import PrimitiveEvent
 from gcc_envs.core.events import Event
+from gcc_envs.core.frame_size import parse_obs_size
 from gcc_envs.errors import BackendError, GCCError, InvalidActionError
 
 log = logging.getLogger(__name__)
@@ -90,7 +91,7 @@ class RemoteBackend:
             obs_size = profile.resolution[::-1] if obs_size is None else obs_size
         self.judge = _client_judge(judge, mirror, game=profile is not None)
         self._session: dict[str, Any] = {
-            "obs_size": [int(v) for v in obs_size] if obs_size is not None else None,
+            "obs_size": list(parse_obs_size(obs_size)) if obs_size is not None else None,
             "target": target,
             "launch": list(launch) if launch is not None else None,
             "pause": pause,

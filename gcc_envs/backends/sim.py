@@ -14,8 +14,9 @@ import numpy as np
 
 from gcc_envs.core import events as ev
 from gcc_envs.core.backend import PrimitiveEvent, Simulator
+from gcc_envs.core.frame_size import parse_obs_size
 from gcc_envs.core.held import HeldInput
-from gcc_envs.errors import BackendError
+from gcc_envs.errors import BackendError, GCCError
 
 
 class SimBackend:
@@ -45,31 +46,35 @@ class SimBackend:
         return self.sim.render(H, W)
 
     def send(self, event: PrimitiveEvent) -> None:
-        self._check_open()
+        if self._closed:
+            self._check_open()
         sim = self.sim
-        if isinstance(event, ev.KeyDown):
+        cls = type(event)
+        if cls not in _PRIMITIVE_SET:  # a subclass: dispatch on the primitive it is
+            cls = next((c for c in _PRIMITIVES if isinstance(event, c)), cls)
+        if cls is ev.KeyDown:
             self.held.apply(event)
-            sim.key_down(event.key)
-        elif isinstance(event, ev.KeyUp):
+            sim.key_down(event.key)  # type: ignore[union-attr]
+        elif cls is ev.KeyUp:
             self.held.apply(event)
-            sim.key_up(event.key)
-        elif isinstance(event, ev.MoveTo):
+            sim.key_up(event.key)  # type: ignore[union-attr]
+        elif cls is ev.MoveTo:
             W, H = self.size
-            sim.pointer_move(_unit((event.x + 0.5) / W), _unit((event.y + 0.5) / H))
-        elif isinstance(event, ev.MoveBy):
+            sim.pointer_move(_unit((event.x + 0.5) / W), _unit((event.y + 0.5) / H))  # type: ignore[union-attr]
+        elif cls is ev.MoveBy:
             move_by = getattr(sim, "pointer_move_by", None)
             if move_by is None:
                 raise BackendError(f"{type(sim).__name__} has no relative (camera) mouse")
             W, H = self.size
-            move_by(event.dx / W, event.dy / H)
-        elif isinstance(event, ev.MouseDown):
+            move_by(event.dx / W, event.dy / H)  # type: ignore[union-attr]
+        elif cls is ev.MouseDown:
             self.held.apply(event)
-            sim.mouse_down(event.button)
-        elif isinstance(event, ev.MouseUp):
+            sim.mouse_down(event.button)  # type: ignore[union-attr]
+        elif cls is ev.MouseUp:
             self.held.apply(event)
-            sim.mouse_up(event.button)
-        elif isinstance(event, ev.Scroll):
-            sim.scroll(event.dy, event.dx)
+            sim.mouse_up(event.button)  # type: ignore[union-attr]
+        elif cls is ev.Scroll:
+            sim.scroll(event.dy, event.dx)  # type: ignore[union-attr]
         else:
             raise BackendError(f"SimBackend.send takes primitive events, got {event!r}")
 
@@ -106,15 +111,17 @@ class SimBackend:
             raise BackendError("this SimBackend is closed; make a new env")
 
 
+#: The events ``send`` takes, in the order a subclass is matched.
+_PRIMITIVES = (ev.KeyDown, ev.KeyUp, ev.MoveTo, ev.MoveBy, ev.MouseDown, ev.MouseUp, ev.Scroll)
+_PRIMITIVE_SET = frozenset(_PRIMITIVES)
+
+
 def _unit(v: float) -> float:
     return min(max(v, 0.0), 1.0)
 
 
 def _size(obs_size: Any) -> tuple[int, int]:
     try:
-        H, W = (int(v) for v in obs_size)
-    except (TypeError, ValueError):
-        raise BackendError(f"obs_size must be (height, width), got {obs_size!r}") from None
-    if not (16 <= H <= 4320 and 16 <= W <= 7680):
-        raise BackendError(f"obs_size {obs_size!r} out of range: 16..4320 x 16..7680")
-    return H, W
+        return parse_obs_size(obs_size)
+    except GCCError as e:
+        raise BackendError(str(e)) from None

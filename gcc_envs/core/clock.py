@@ -8,11 +8,13 @@
   steps is simulated at the start of the next step, so a slow agent meets the consequences.
 
 The :class:`Clock` also samples frames at ``fps`` frames per game second while time advances
-(for video-chunk observations) and keeps the ``t_game / t_wall / t_paused`` accounting.
+(for video-chunk observations; at most :data:`MAX_STEP_FRAMES` per step) and keeps the
+``t_game / t_wall / t_paused`` accounting.
 """
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -20,6 +22,11 @@ from enum import Enum
 
 from gcc_envs.core.backend import Backend
 from gcc_envs.errors import GCCError
+
+#: Highest frame sampling rate, frames per game second.
+MAX_FPS = 60.0
+#: Most frames one step may sample (5 minutes at the default 2 fps); later ones are skipped.
+MAX_STEP_FRAMES = 600
 
 
 class TimeMode(str, Enum):
@@ -61,8 +68,15 @@ class Clock:
                 "time_mode='lockstep' needs a simulated backend; a real screen runs in real "
                 "time: use time_mode='paused' or 'realtime'"
             )
-        if fps <= 0:
-            raise GCCError(f"fps must be positive, got {fps}")
+        if (
+            isinstance(fps, bool)
+            or not isinstance(fps, (int, float))
+            or not math.isfinite(fps)
+            or not 0 < fps <= MAX_FPS
+        ):
+            raise GCCError(
+                f"fps must be a number in (0, {MAX_FPS:g}] frames per second, got {fps!r}"
+            )
         self.mode = mode
         self.backend = backend
         self.frame_period = 1.0 / fps
@@ -77,6 +91,7 @@ class Clock:
         self._step_wall0 = 0.0
         self.t_game = 0.0
         self.t_paused = 0.0
+        self._step_frames = 0  # frames sampled this step (at most MAX_STEP_FRAMES)
 
     def set_recording(self, on: bool) -> None:
         """Sample frames (calling ``on_frame``) every ``1/fps`` game seconds from now on."""
@@ -99,6 +114,7 @@ class Clock:
         self._step_wall0 = now
         self.t_game = 0.0
         self.t_paused = 0.0
+        self._step_frames = 0
         if self.mode is TimeMode.LOCKSTEP:
             if think_s:
                 self._advance_game(think_s)
@@ -155,8 +171,7 @@ class Clock:
             self.t_game += dt
             self.game_time = self._next_frame
             self._next_frame += self.frame_period
-            if self.on_frame is not None:
-                self.on_frame()
+            self._frame()
         rest = end - self.game_time
         if rest > 0:
             self.backend.advance(rest)
@@ -168,5 +183,11 @@ class Clock:
         self.t_game += seconds
         while self._next_frame <= self.game_time:
             self._next_frame += self.frame_period
-            if self.record and self.on_frame is not None:
-                self.on_frame()
+            if self.record:
+                self._frame()
+
+    def _frame(self) -> None:
+        if self.on_frame is None or self._step_frames >= MAX_STEP_FRAMES:
+            return
+        self._step_frames += 1
+        self.on_frame()

@@ -25,6 +25,8 @@ from typing import Any
 
 from gcc_envs.core import events as ev
 from gcc_envs.core.events import Event
+from gcc_envs.core.expand import event_seconds
+from gcc_envs.core.program import MAX_PROGRAM_S
 from gcc_envs.core.skills import Skill, SkillCall
 from gcc_envs.errors import CodeActionError, InvalidActionError
 
@@ -398,7 +400,7 @@ def parse_code(text: str, skills: Mapping[str, Skill] | None = None) -> list[Act
     if len(module.body) > MAX_STATEMENTS:
         raise CodeActionError(f"more than {MAX_STATEMENTS} statements ({len(module.body)})")
     chunks: list[list[Action]] = []
-    total = 0
+    total, seconds = 0, 0.0
     for stmt in module.body:
         try:
             chunk = _statement(stmt, skills)
@@ -407,6 +409,12 @@ def parse_code(text: str, skills: Mapping[str, Skill] | None = None) -> list[Act
         total += len(chunk)
         if total > MAX_EVENTS:
             raise CodeActionError(f"line {stmt.lineno}: more than {MAX_EVENTS} events in total")
+        seconds += sum(event_seconds(a) for a in chunk if isinstance(a, Event))
+        if seconds > MAX_PROGRAM_S:
+            raise CodeActionError(
+                f"line {stmt.lineno}: the code takes {seconds:.6g} game seconds by here; one "
+                f"step may take at most {MAX_PROGRAM_S:.0f} (waits, holds, durations, intervals)"
+            )
         chunks.append(chunk)
     return _fold_holds(chunks)
 

@@ -33,6 +33,8 @@ ThinkTime = float | Callable[[int], float] | None
 _TASKS_OWN = "task"
 #: Event types that name a point of the frame (checked against its bounds).
 _POINTED = frozenset({ev.MoveTo, ev.Click, ev.DragTo, ev.Scroll})
+#: Primitives that change what is held: noted, then sent as they are.
+_HELD = frozenset({ev.KeyDown, ev.KeyUp, ev.MouseDown, ev.MouseUp})
 
 
 class GCCEnv(gym.Env[np.ndarray, Any]):
@@ -173,7 +175,7 @@ class GCCEnv(gym.Env[np.ndarray, Any]):
         error: str | None = None
         signal: ev.Event | None = None
         try:
-            program = self._to_program(action)
+            program = self._to_input(action)
         except InvalidActionError as e:
             program, error = None, str(e)
         self.clock.begin_step(self._think(self._steps))
@@ -251,6 +253,16 @@ class GCCEnv(gym.Env[np.ndarray, Any]):
             raise GCCError(f"think_time gave {s!r} for step {step}; it must be >= 0")
         return s
 
+    def _to_input(self, action: Any) -> Program | list[ev.Event]:
+        """What ``step`` runs: a member of the action space as the list of (checked) events
+        it means, anything else as its :meth:`_to_program`."""
+        if isinstance(action, Mapping):
+            if self._state_mode is not None:
+                return self._state_mode.to_events(action, self.held)
+            assert self._event_mode is not None
+            return [self._event_mode.to_event(action)]
+        return self._to_program(action)
+
     def _to_program(self, action: Any) -> Program:
         if isinstance(action, Program):
             return action
@@ -262,10 +274,7 @@ class GCCEnv(gym.Env[np.ndarray, Any]):
                 self.skills.program(p) if isinstance(p, SkillCall) else p for p in parts
             )
         if isinstance(action, Mapping):
-            if self._state_mode is not None:
-                return Program(self._state_mode.to_events(action, self.held))
-            assert self._event_mode is not None
-            return Program([self._event_mode.to_event(action)])
+            return Program(self._to_input(action))
         if isinstance(action, (list, tuple)):
             return Program(action)
         raise InvalidActionError(
@@ -283,15 +292,17 @@ class GCCEnv(gym.Env[np.ndarray, Any]):
                     f"{type(event).__name__} at ({x}, {y}) is outside the {W}x{H} frame"
                 )
 
-    def _run(self, program: Program, sent: list[dict[str, Any]]) -> ev.Event | None:
+    def _run(
+        self, program: Program | list[ev.Event], sent: list[dict[str, Any]]
+    ) -> ev.Event | None:
+        if type(program) is list:  # events built from an action-space member
+            return self._run_events(program, False, sent)
+        assert isinstance(program, Program)
         closed = program.closed_loop
         if not closed:
-            for e in program.events:
-                self._check(e)
+            return self._run_events(program.events, program.fresh_input, sent)
         if program.fresh_input and self.held:  # a skill starts from nothing held
-            for e in self.held.releases():
-                sent.append({"t": self.clock.game_time, **e.to_dict()})
-                self._execute(e)
+            self._release_held(sent)
         gen = program.start()
         t0 = self.clock.game_time
         count = 0
@@ -306,26 +317,60 @@ class GCCEnv(gym.Env[np.ndarray, Any]):
                 if not isinstance(event, ev.Event):
                     raise InvalidActionError(f"program yielded a non-event: {event!r}")
                 if isinstance(event, (ev.Done, ev.Fail)):
-                    sent.append({"t": self.clock.game_time, **event.to_dict()})
+                    sent.append(ev.stamped(event, self.clock.game_time))
                     return event
-                if closed:
-                    self._check(event)
-                sent.append({"t": self.clock.game_time, **event.to_dict()})
+                self._check(event)
+                sent.append(ev.stamped(event, self.clock.game_time))
                 self._execute(event)
                 if self.clock.game_time - t0 > MAX_PROGRAM_S:
                     raise InvalidActionError(
                         f"program stopped after {MAX_PROGRAM_S:.0f} game seconds in one step"
                     )
-                frame = self.backend.capture() if closed else None
-                event = gen.send(frame)
+                event = gen.send(self.backend.capture())
         except StopIteration:
             return None
         finally:
             gen.close()
 
+    def _run_events(
+        self, events: Sequence[ev.Event], fresh_input: bool, sent: list[dict[str, Any]]
+    ) -> ev.Event | None:
+        """Run an open-loop program's events (each an :class:`~gcc_envs.core.events.Event`)."""
+        for e in events:
+            if type(e) in _POINTED:
+                self._check(e)
+        if fresh_input and self.held:  # a skill starts from nothing held
+            self._release_held(sent)
+        clock, held, send = self.clock, self.held, self.backend.send
+        t0 = clock.game_time
+        for count, event in enumerate(events, 1):
+            if count > MAX_PROGRAM_EVENTS:
+                raise InvalidActionError(
+                    f"program stopped after {MAX_PROGRAM_EVENTS} events in one step"
+                )
+            sent.append(ev.stamped(event, clock.game_time))
+            cls = type(event)
+            if cls in _HELD:  # as _execute does it, without the call
+                held.apply(event)
+                send(event)  # type: ignore[arg-type]
+                continue
+            if cls is ev.Done or cls is ev.Fail:
+                return event
+            self._execute(event)
+            if clock.game_time - t0 > MAX_PROGRAM_S:
+                raise InvalidActionError(
+                    f"program stopped after {MAX_PROGRAM_S:.0f} game seconds in one step"
+                )
+        return None
+
+    def _release_held(self, sent: list[dict[str, Any]]) -> None:
+        for e in self.held.releases():
+            sent.append(ev.stamped(e, self.clock.game_time))
+            self._execute(e)
+
     def _execute(self, event: ev.Event) -> None:
         cls = type(event)
-        if cls is ev.KeyDown or cls is ev.KeyUp:  # the common primitives skip expansion
+        if cls in _HELD:  # the common primitives skip expansion
             self.held.apply(event)
             self.backend.send(event)  # type: ignore[arg-type]
             return
@@ -333,6 +378,21 @@ class GCCEnv(gym.Env[np.ndarray, Any]):
             self.clock.wait(event.seconds)  # type: ignore[attr-defined]
             return
         W, H = self.backend.size
+        if cls is ev.MoveBy and not event.duration_s:  # type: ignore[attr-defined]
+            dx, dy = event.dx, event.dy  # type: ignore[attr-defined]
+            if self.mouse == "camera":  # as expand gives it: the motion, if any
+                if dx or dy:
+                    self.backend.send(event)  # type: ignore[arg-type]
+                return
+            x, y = self._pointer.x + dx, self._pointer.y + dy
+            if abs(x) <= ev.MAX_COORD and abs(y) <= ev.MAX_COORD:  # else expand refuses it
+                x, y = min(max(x, 0), W - 1), min(max(y, 0), H - 1)
+                self._pointer.x, self._pointer.y = x, y
+                self.backend.send(ev.prechecked(ev.MoveTo, x=x, y=y, duration_s=0.0))
+                return
+        elif cls is ev.Scroll and event.x is None:  # type: ignore[attr-defined]
+            self.backend.send(event)  # type: ignore[arg-type]
+            return
         for p in expand(event, self._pointer, relative=self.mouse == "camera"):
             if isinstance(p, float):
                 self.clock.wait(p)

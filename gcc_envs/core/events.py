@@ -22,7 +22,7 @@ import math
 import string
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, TypeVar
 
 from gcc_envs.errors import InvalidActionError
 
@@ -40,6 +40,7 @@ MAX_TEXT = 1000
 MAX_COORD = 100_000
 
 BUTTONS = ("left", "right", "middle")
+E = TypeVar("E", bound="Event")
 
 _NAMED_KEYS = (
     {
@@ -136,7 +137,7 @@ def normalize_key(key: object) -> str:
 def _seconds(value: object, what: str, minimum: float = 0.0) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise InvalidActionError(f"{what} must be a number of seconds, got {value!r}")
-    v = float(value)
+    v = float(value) if not isinstance(value, int) or abs(value) <= MAX_EVENT_S else math.inf
     if not math.isfinite(v) or v < minimum or v > MAX_EVENT_S:
         raise InvalidActionError(
             f"{what} must be between {minimum} and {MAX_EVENT_S} seconds, got {value!r}"
@@ -147,8 +148,8 @@ def _seconds(value: object, what: str, minimum: float = 0.0) -> float:
 def _coord(value: object, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise InvalidActionError(f"{what} must be a pixel number, got {value!r}")
-    if not math.isfinite(value) or abs(value) > MAX_COORD:
-        raise InvalidActionError(f"{what} out of range: {value!r}")
+    if abs(value) > MAX_COORD or not math.isfinite(value):  # abs first: a huge int has no float
+        raise InvalidActionError(f"{what} out of range: {value!r:.40}")
     return int(round(value))
 
 
@@ -169,7 +170,8 @@ class Event:
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"type": type(self).__name__}
         for k, v in self.__dict__.items():
-            d[k] = list(v) if isinstance(v, tuple) else v
+            if k[0] != "_":  # not a field: the copy :func:`stamped` keeps
+                d[k] = list(v) if isinstance(v, tuple) else v
         return d
 
     def to_pyautogui(self) -> str:  # pragma: no cover - every subclass overrides
@@ -414,6 +416,41 @@ class Fail(Event):
 
     def to_pyautogui(self) -> str:
         return "FAIL"
+
+
+def stamped(event: Event, t: float) -> dict[str, Any]:
+    """``{"t": t, **event.to_dict()}``: one entry of ``info["events"]``, a fresh dict each call.
+
+    The plain form of an event whose fields are all scalars is kept on the event the first
+    time (events are frozen, so it cannot go stale): the env sends the same instances step
+    after step (the ``state`` mode's key presses, its tick), so each is converted once.
+
+    >>> e = Wait(0.25)
+    >>> stamped(e, 1.5), stamped(e, 1.75) == {"t": 1.75, **e.to_dict()}
+    ({'t': 1.5, 'type': 'Wait', 'seconds': 0.25}, True)
+    """
+    plain = event.__dict__.get("_plain")
+    if plain is None:
+        plain = event.to_dict()
+        if any(type(v) is list for v in plain.values()):  # shared lists could be edited
+            return {"t": t, **plain}
+        _set(event, "_plain", plain)
+    return {"t": t, **plain}
+
+
+def prechecked(cls: type[E], **fields: Any) -> E:
+    """An event of ``cls`` made from field values that are already what its checks give
+    (ints for pixels, floats for seconds, canonical key and button names), without running
+    the checks again: for the core's hot paths, whose values come from checked ones.
+
+    Give every field, in the class's order (``to_dict`` keeps it).
+
+    >>> prechecked(MoveTo, x=3, y=4, duration_s=0.0) == MoveTo(3, 4)
+    True
+    """
+    event = object.__new__(cls)
+    event.__dict__.update(fields)
+    return event
 
 
 EVENT_TYPES: Mapping[str, type[Event]] = {

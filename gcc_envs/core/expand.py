@@ -12,6 +12,7 @@ import math
 from collections.abc import Iterator
 
 from gcc_envs.core.events import (
+    MAX_COORD,
     MIN_TAP_S,
     TAP_S,
     Click,
@@ -31,6 +32,7 @@ from gcc_envs.core.events import (
     TypeText,
     Wait,
     normalize_key,
+    prechecked,
 )
 from gcc_envs.errors import InvalidActionError
 
@@ -40,10 +42,13 @@ Primitive = KeyDown | KeyUp | MoveTo | MoveBy | MouseDown | MouseUp | Scroll | f
 
 def _glide(x0: float, y0: float, x1: int, y1: int, duration: float) -> Iterator[Primitive]:
     n = max(1, min(30, math.ceil(duration / 0.05))) if duration > 0 else 1
+    # between two points in range every point is in range: MoveTo's checks cannot fail
+    inside = max(abs(x0), abs(y0), abs(x1), abs(y1)) <= MAX_COORD and type(x0) is type(y0) is int
     for i in range(1, n + 1):
         if duration > 0:
             yield duration / n
-        yield MoveTo(round(x0 + (x1 - x0) * i / n), round(y0 + (y1 - y0) * i / n))
+        x, y = round(x0 + (x1 - x0) * i / n), round(y0 + (y1 - y0) * i / n)
+        yield prechecked(MoveTo, x=x, y=y, duration_s=0.0) if inside else MoveTo(x, y)
 
 
 def _glide_by(dx: int, dy: int, duration: float) -> Iterator[Primitive]:
@@ -78,22 +83,22 @@ def expand(event: Event, pointer: PointerTracker, relative: bool = False) -> Ite
     """
     if isinstance(event, (KeyDown, KeyUp, MouseDown, MouseUp)):
         yield event
-    elif isinstance(event, KeyPress):
-        yield KeyDown(event.key)
+    elif isinstance(event, KeyPress):  # (an event's key names are canonical already)
+        yield prechecked(KeyDown, key=event.key)
         yield event.hold_s
-        yield KeyUp(event.key)
+        yield prechecked(KeyUp, key=event.key)
     elif isinstance(event, Hotkey):
         for k in event.keys:
-            yield KeyDown(k)
+            yield prechecked(KeyDown, key=k)
         yield TAP_S
         for k in reversed(event.keys):
-            yield KeyUp(k)
+            yield prechecked(KeyUp, key=k)
     elif isinstance(event, TypeText):
         for ch in event.text:
             key = normalize_key(ch)
-            yield KeyDown(key)
+            yield prechecked(KeyDown, key=key)
             yield MIN_TAP_S
-            yield KeyUp(key)
+            yield prechecked(KeyUp, key=key)
             yield event.interval_s
     elif isinstance(event, MoveBy) and relative:
         yield from _glide_by(event.dx, event.dy, event.duration_s)
@@ -108,11 +113,11 @@ def expand(event: Event, pointer: PointerTracker, relative: bool = False) -> Ite
             yield p
     elif isinstance(event, Click):
         pointer.x, pointer.y = event.x, event.y
-        yield MoveTo(event.x, event.y)
+        yield prechecked(MoveTo, x=event.x, y=event.y, duration_s=0.0)
         for i in range(event.count):
-            yield MouseDown(event.button)
+            yield prechecked(MouseDown, button=event.button)
             yield MIN_TAP_S
-            yield MouseUp(event.button)
+            yield prechecked(MouseUp, button=event.button)
             if i + 1 < event.count:
                 yield MIN_TAP_S
     elif isinstance(event, DragTo):
@@ -134,6 +139,30 @@ def expand(event: Event, pointer: PointerTracker, relative: bool = False) -> Ite
         return
     else:
         raise InvalidActionError(f"not an input event: {event!r}")
+
+
+def event_seconds(event: Event) -> float:
+    """The game seconds ``event`` takes when expanded (its holds, glides, gaps and waits).
+
+    >>> event_seconds(TypeText("abcdef", interval_s=60))
+    360.15
+    """
+    cls = type(event)
+    if cls is KeyPress:
+        return event.hold_s  # type: ignore[attr-defined]
+    if cls is Wait:
+        return event.seconds  # type: ignore[attr-defined]
+    if cls is TypeText:
+        return len(event.text) * (TAP_S / 2 + event.interval_s)  # type: ignore[attr-defined]
+    if cls in (MoveTo, MoveBy):
+        return event.duration_s  # type: ignore[attr-defined]
+    if cls is Hotkey:
+        return TAP_S
+    if cls is Click:
+        return (2 * event.count - 1) * TAP_S / 2  # type: ignore[attr-defined]
+    if cls is DragTo:
+        return TAP_S / 2 + max(event.duration_s, TAP_S)  # type: ignore[attr-defined]
+    return 0.0
 
 
 def event_points(event: Event) -> list[tuple[int, int]]:

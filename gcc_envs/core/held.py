@@ -19,6 +19,8 @@ remembers when it happened (a backend's clock), for the shortest-tap rule.
 
 from __future__ import annotations
 
+from collections.abc import KeysView
+
 from gcc_envs.core import events as ev
 
 
@@ -40,6 +42,11 @@ class HeldInput:
     def buttons(self) -> tuple[str, ...]:
         """Held mouse buttons, sorted."""
         return tuple(sorted(self._buttons))
+
+    @property
+    def key_names(self) -> KeysView[str]:
+        """Held keys as a live, unsorted view (``in`` is one lookup)."""
+        return self._keys.keys()
 
     def key_held(self, key: str) -> bool:
         return key in self._keys

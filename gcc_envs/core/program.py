@@ -4,6 +4,11 @@ A :class:`Program` is either a fixed sequence of events (open loop) or a generat
 events and receives the current frame after each one (closed loop), so a skill can look at the
 screen while it runs — ``go_through_door()`` walks until the door is reached, then stops.
 
+No program takes more than :data:`MAX_PROGRAM_S` game seconds (the holds, glides, gaps and
+waits of its events, :func:`~gcc_envs.core.expand.event_seconds`): an open-loop one that would
+is refused whole when it is made; a closed-loop one is cut before the event that would pass
+the limit (:class:`InvalidActionError` either way).
+
 >>> from gcc_envs.core.events import KeyPress
 >>> Program([KeyPress("w", 1.0)]).closed_loop
 False
@@ -23,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from gcc_envs.core.events import Event
+from gcc_envs.core.expand import event_seconds
 from gcc_envs.errors import InvalidActionError
 
 ProgramGen = Generator[Event, "np.ndarray | None", Any]
@@ -71,6 +77,12 @@ class Program:
             bad = [e for e in events if not isinstance(e, Event)]
             if bad:
                 raise InvalidActionError(f"not an input event: {bad[0]!r}")
+            seconds = sum(event_seconds(e) for e in events)
+            if seconds > MAX_PROGRAM_S:
+                raise InvalidActionError(
+                    f"program {name or ''} takes {seconds:.6g} game seconds; one step may take "
+                    f"at most {MAX_PROGRAM_S:.0f} (split it over several steps)"
+                )
             self._events = events
 
     @property
@@ -95,7 +107,7 @@ class Program:
             raise InvalidActionError(
                 f"program {self.name or ''} did not produce a generator (got {type(gen).__name__})"
             )
-        return gen
+        return _bounded(gen, self.name)
 
     def __iter__(self) -> Iterator[Event]:
         return iter(self.events)
@@ -109,6 +121,27 @@ def _replay(events: tuple[Event, ...]) -> ProgramGen:
     # Not ``yield from``: closed-loop callers send frames, which a tuple iterator can't take.
     for e in events:  # noqa: UP028
         yield e
+
+
+def _bounded(gen: ProgramGen, name: str | None) -> ProgramGen:
+    """``gen``, stopped before the event that would take it past :data:`MAX_PROGRAM_S`."""
+    spent = 0.0
+    try:
+        event = next(gen)
+        while True:
+            if isinstance(event, Event):  # the env refuses anything else itself
+                spent += event_seconds(event)
+                if spent > MAX_PROGRAM_S:
+                    raise InvalidActionError(
+                        f"program {name or ''} stopped: its next event, {event!r}, would take "
+                        f"it past {MAX_PROGRAM_S:.0f} game seconds in one step"
+                    )
+            frame = yield event
+            event = gen.send(frame)
+    except StopIteration as stop:
+        return stop.value
+    finally:
+        gen.close()
 
 
 def sequence(parts: Iterable[Event | Program], name: str | None = None) -> Program:

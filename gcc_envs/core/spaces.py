@@ -65,7 +65,12 @@ class StateActions:
         # Events are immutable, so one instance per key serves every step.
         self._down = [ev.KeyDown(k) for k in self.keys]
         self._up = [ev.KeyUp(k) for k in self.keys]
+        self._button_down = [ev.MouseDown(b) for b in BUTTONS]
+        self._button_up = [ev.MouseUp(b) for b in BUTTONS]
+        self._scroll = {-1: ev.Scroll(dy=-1), 1: ev.Scroll(dy=1)}
         self._tick = ev.Wait(self.step_seconds)
+        # a move of at most max_mouse_px pixels passes MoveBy's checks whatever the action
+        self._moves_in_range = self.max_mouse_px <= ev.MAX_COORD
         self.space = spaces.Dict(
             {
                 "keys": spaces.MultiBinary(len(self.keys)),
@@ -90,28 +95,61 @@ class StateActions:
                 f"state-mode action must be a dict with keys/buttons/mouse/scroll, got "
                 f"{type(action).__name__}"
             )
-        keys = _binary(action.get("keys"), len(self.keys), "keys").tolist()
-        buttons = _binary(action.get("buttons"), 3, "buttons").tolist()
-        mouse = np.asarray(action.get("mouse", (0.0, 0.0)), dtype=np.float64)
-        if mouse.shape != (2,) or not np.all(np.isfinite(mouse)) or np.any(np.abs(mouse) > 1):
-            raise InvalidActionError(f"mouse must be 2 numbers in [-1, 1], got {mouse.tolist()}")
+        keys = _bits(action.get("keys"), len(self.keys), "keys")
+        buttons = _bits(action.get("buttons"), 3, "buttons")
+        mu, mv = _mouse(action.get("mouse", (0.0, 0.0)))
         scroll = action.get("scroll", 0)
-        if int(scroll) != scroll or int(scroll) not in (-1, 0, 1):
-            raise InvalidActionError(f"scroll must be -1, 0 or 1, got {scroll!r}")
+        if not (type(scroll) is int or isinstance(scroll, np.integer)) or scroll not in (-1, 0, 1):
+            if int(scroll) != scroll or int(scroll) not in (-1, 0, 1):
+                raise InvalidActionError(f"scroll must be -1, 0 or 1, got {scroll!r}")
         out: list[ev.Event] = []
+        down = held.key_names
         for i, k in enumerate(self.keys):
-            if keys[i] != held.key_held(k):
+            if keys[i] != (k in down):  # (most keys stay as they are)
                 out.append(self._down[i] if keys[i] else self._up[i])
         for i, b in enumerate(BUTTONS):
             if buttons[i] != held.button_held(b):
-                out.append(ev.MouseDown(b) if buttons[i] else ev.MouseUp(b))
-        dx, dy = (round(float(m) * self.max_mouse_px) for m in mouse)
+                out.append(self._button_down[i] if buttons[i] else self._button_up[i])
+        dx, dy = round(mu * self.max_mouse_px), round(mv * self.max_mouse_px)
         if dx or dy:
-            out.append(ev.MoveBy(dx, dy))
+            if self._moves_in_range:
+                out.append(ev.prechecked(ev.MoveBy, dx=dx, dy=dy, duration_s=0.0))
+            else:
+                out.append(ev.MoveBy(dx, dy))
         if scroll:
-            out.append(ev.Scroll(dy=int(scroll)))
+            out.append(self._scroll[int(scroll)])
         out.append(self._tick)
         return out
+
+
+_BITS = frozenset((0, 1))
+
+
+def _bits(value: Any, n: int, what: str) -> list[int]:
+    """``_binary(value, n, what).tolist()``, without numpy's checks for the common case (an
+    integer array of the right shape, as the space samples)."""
+    if type(value) is np.ndarray and value.shape == (n,) and value.dtype.kind in "iub":
+        bits = value.tolist()
+        if _BITS.issuperset(bits):
+            return [int(b) for b in bits] if value.dtype.kind == "b" else bits
+    return _binary(value, n, what).tolist()
+
+
+def _mouse(value: Any) -> tuple[float, float]:
+    """The mouse entry as two floats in [-1, 1] (float64), or :class:`InvalidActionError`."""
+    if (
+        type(value) is np.ndarray
+        and value.shape == (2,)
+        and value.dtype.kind == "f"
+        and value.itemsize <= 8
+    ):
+        u, v = value.tolist()  # exact: float32 and float64 both become Python floats
+        if -1.0 <= u <= 1.0 and -1.0 <= v <= 1.0:  # false for NaN
+            return u, v
+    mouse = np.asarray(value, dtype=np.float64)
+    if mouse.shape != (2,) or not np.all(np.isfinite(mouse)) or np.any(np.abs(mouse) > 1):
+        raise InvalidActionError(f"mouse must be 2 numbers in [-1, 1], got {mouse.tolist()}")
+    return float(mouse[0]), float(mouse[1])
 
 
 def _binary(value: Any, n: int, what: str) -> np.ndarray:

@@ -67,6 +67,12 @@ class TaskSpec:
     script: str | None = None
     #: Steps a person needs (efficiency = expected_steps / steps, Cradle's software tasks).
     expected_steps: int | None = None
+    #: The paper's success rate for its agent on this task, where it reports one (tables put
+    #: measured rates beside it).
+    paper_success: float | None = None
+    #: The family reports total this task under (an OSWorld domain such as ``"chrome"``), or
+    #: ``""``; unlike ``parent`` it names no task.
+    group: str = ""
 
     def __post_init__(self) -> None:
         if not self.key or not self.name:
@@ -146,6 +152,9 @@ class GameSpec:
     moves_on_its_own: bool = False
     #: The backend a plain ``gym.make`` uses.
     default_backend: str = "sim"
+    #: ``gym.make`` kwargs of the game's evaluation profile for LMM agents: the latency the
+    #: paper's setting carries (``think_time``, ``time_mode``). Benchmarks apply it.
+    eval_kwargs: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         keys = [t.key for t in self.tasks]

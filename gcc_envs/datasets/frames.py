@@ -36,6 +36,7 @@ from typing import overload
 import cv2
 import numpy as np
 
+from gcc_envs.datasets.checksums import digest
 from gcc_envs.errors import DataError
 
 _PNG_LEVEL = [cv2.IMWRITE_PNG_COMPRESSION, 1]
@@ -81,31 +82,51 @@ def to_bgr(frame: np.ndarray) -> np.ndarray:
     return np.array(frame, copy=True)
 
 
-def write_frame(path: Path, frame: np.ndarray) -> None:
-    """Write ``frame`` (RGB) as PNG at ``path`` atomically: temporary name, then rename."""
-    write_bgr(path, to_bgr(frame))
+def write_frame(path: Path, frame: np.ndarray) -> str:
+    """Write ``frame`` (RGB) as PNG at ``path`` atomically: temporary name, then rename; the
+    file's BLAKE2 digest (see ``checksums``)."""
+    return write_bgr(path, to_bgr(frame))
 
 
-def write_bgr(path: Path, bgr: np.ndarray) -> None:
-    """:func:`write_frame` for a frame already in OpenCV's channel order."""
+def write_bgr(path: Path, bgr: np.ndarray) -> str:
+    """:func:`write_frame` for a frame already in OpenCV's channel order; the file's digest."""
+    ok, png = cv2.imencode(".png", bgr, png_params(bgr.shape))
+    if not ok:
+        raise DataError(f"could not encode frame {path} as PNG")
+    data = png.data
     tmp = temp_name(path)
-    if not cv2.imwrite(str(tmp), bgr, png_params(bgr.shape)):
-        raise DataError(f"could not write frame {tmp}")
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+    except OSError as e:
+        raise DataError(f"could not write frame {tmp}: {e.strerror or e}") from None
     os.replace(tmp, path)
+    return digest(data)
 
 
-def read_frame(path: Path, shape: tuple[int, ...]) -> np.ndarray:
-    """Read one frame written by :func:`write_frame` as an RGB(A)/grey array of ``shape``."""
-    img = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
+def read_frame(path: Path, shape: tuple[int, ...], b2: str | None = None) -> np.ndarray:
+    """Read one frame written by :func:`write_frame` as an RGB(A)/grey array of ``shape``;
+    with ``b2``, check the file against that digest first."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        raise DataError(f"{path}: missing or unreadable frame") from None
+    if b2 is not None and digest(data) != b2:
+        raise DataError(f"{path}: the frame's checksum does not match its row (damaged or swapped)")
+    try:
+        img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_UNCHANGED) if data else None
+    except cv2.error:
+        img = None
     if img is None:
-        raise DataError(f"{path}: missing or unreadable frame")
+        raise DataError(f"{path}: not a readable PNG frame")
     if img.ndim == 3 and img.shape[2] == 3:
         img = cv2.cvtColor(img, cv2.COLOR_BGR2RGB)
     elif img.ndim == 3 and img.shape[2] == 4:
         img = cv2.cvtColor(img, cv2.COLOR_BGRA2RGBA)
-    if img.size != int(np.prod(shape)):
-        raise DataError(f"{path}: frame of shape {img.shape}, expected {tuple(shape)}")
-    return img.reshape(shape)
+    want = tuple(shape)
+    if img.shape != want and not (img.ndim == 2 and want == (*img.shape, 1)):
+        raise DataError(f"{path}: frame of shape {img.shape}, expected {want}")
+    return img.reshape(want)
 
 
 def count_frames(folder: Path) -> int:
@@ -119,10 +140,18 @@ def count_frames(folder: Path) -> int:
 class Frames(Sequence[np.ndarray]):
     """The frames of one episode, read from disk when indexed or iterated."""
 
-    def __init__(self, folder: Path, count: int, shape: tuple[int, ...]) -> None:
+    def __init__(
+        self,
+        folder: Path,
+        count: int,
+        shape: tuple[int, ...],
+        digests: Sequence[str | None] | None = None,
+    ) -> None:
         self.folder = folder
         self.shape = tuple(shape)
         self._count = count
+        #: per frame, the checksum each read is checked against (None: not checked)
+        self.digests = list(digests) if digests is not None else [None] * count
 
     def __len__(self) -> int:
         return self._count
@@ -143,7 +172,7 @@ class Frames(Sequence[np.ndarray]):
             i += self._count
         if not 0 <= i < self._count:
             raise IndexError(f"frame {index} out of range (episode has {self._count})")
-        return read_frame(self.folder / frame_name(i), self.shape)
+        return read_frame(self.folder / frame_name(i), self.shape, self.digests[i])
 
     def __iter__(self) -> Iterator[np.ndarray]:
         for i in range(self._count):

@@ -17,11 +17,13 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
+from gcc_envs.datasets.checksums import meta_digest
 from gcc_envs.datasets.encoding import jsonable
 from gcc_envs.errors import DataError
 
 FORMAT = "gcc-gym-trajectory"
-FORMAT_VERSION = 1
+#: 2: checksums (``checksums``) in meta and rows; version 1 episodes are read without them.
+FORMAT_VERSION = 2
 META = "meta.json"
 STEPS_PARQUET = "steps.parquet"
 STEPS_JSONL = "steps.jsonl"
@@ -122,24 +124,59 @@ def episode_meta(
 
 
 def write_meta(folder: Path, meta: dict[str, Any]) -> None:
+    """Write ``meta.json`` atomically, sealed with ``meta_b2``."""
+    meta = {**meta, "meta_b2": meta_digest(meta)}
     tmp = folder / f".{META}.tmp"
     tmp.write_text(json.dumps(meta, indent=1))
     os.replace(tmp, folder / META)
 
 
-def read_meta(folder: Path) -> dict[str, Any]:
+def read_meta(folder: Path, verify: bool = True) -> dict[str, Any]:
+    """``meta.json`` of an episode folder, its seal checked (``verify``) and its shape validated;
+    anything wrong is a :class:`DataError` naming the file."""
     path = folder / META
     try:
-        meta = json.loads(path.read_text())
+        meta = json.loads(path.read_bytes())
     except FileNotFoundError:
         raise DataError(f"{folder}: no {META}; not an episode folder") from None
-    except json.JSONDecodeError as e:
-        raise DataError(f"{path}: not valid JSON ({e})") from None
+    except OSError as e:
+        raise DataError(f"{path}: cannot be read ({e.strerror or e})") from None
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as e:
+        raise DataError(f"{path}: not valid JSON ({type(e).__name__}: {e})") from None
+    if not isinstance(meta, dict):
+        raise DataError(f"{path}: not a JSON object")
     if meta.get("format") != FORMAT:
         raise DataError(f"{path}: format is {meta.get('format')!r}, expected {FORMAT!r}")
-    if meta.get("format_version", 0) > FORMAT_VERSION:
+    version = meta.get("format_version", 0)
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise DataError(f"{path}: format_version is {version!r}")
+    if version > FORMAT_VERSION:
         raise DataError(
             f"{path}: format version {meta['format_version']} is newer than this gcc-gym "
             f"reads ({FORMAT_VERSION}); upgrade gcc-gym"
         )
+    if verify and version >= 2 and meta.get("meta_b2") != meta_digest(meta):
+        raise DataError(f"{path}: meta_b2 does not match its contents (the file was changed)")
+    _check_meta(path, meta)
     return meta
+
+
+def _check_meta(path: Path, meta: dict[str, Any]) -> None:
+    frames = meta.get("frames")
+    shape = frames.get("shape") if isinstance(frames, dict) else None
+    if not (
+        isinstance(shape, list)
+        and len(shape) in (2, 3)
+        and all(type(v) is int and v > 0 for v in shape)
+        and (len(shape) == 2 or shape[2] in (1, 3, 4))
+    ):
+        raise DataError(f"{path}: frames.shape is {shape!r}, not an image shape")
+    keys = meta.get("info_keys", [])
+    if not isinstance(keys, list) or not all(isinstance(k, str) for k in keys):
+        raise DataError(f"{path}: info_keys is {keys!r}, not a list of names")
+    if not isinstance(meta.get("complete", False), bool):
+        raise DataError(f"{path}: complete is {meta.get('complete')!r}")
+    if meta.get("format_version", 0) >= 2 and meta.get("complete"):
+        n, files = meta.get("n_steps"), meta.get("files")
+        if type(n) is not int or n < 0 or not isinstance(files, dict):
+            raise DataError(f"{path}: a complete episode without n_steps and files")

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from gcc_envs.datasets.encoding import encode_action, jsonable
-from gcc_envs.errors import MissingExtraError
+from gcc_envs.errors import DataError, MissingExtraError
 
 CORE_COLUMNS = (
     "step",
@@ -43,6 +43,8 @@ CORE_COLUMNS = (
     "truncated",
 )
 JSON_CORE = ("action", "events")
+#: The column of the checksum of the frame after each step (written by the recorder).
+FRAME_B2 = "frame_b2"
 _META_KEY = b"gcc_json_columns"
 
 
@@ -135,6 +137,9 @@ def rows_to_table(rows: Sequence[Mapping[str, Any]], info_keys: Sequence[str]) -
         names.append(key)
         if is_json:
             json_cols.append(key)
+    if rows and all(FRAME_B2 in r for r in rows):  # the frames' checksums (see ``checksums``)
+        arrays.append(pa.array([r[FRAME_B2] for r in rows], pa.string()))
+        names.append(FRAME_B2)
     table = pa.Table.from_arrays(arrays, names=names)
     return table.replace_schema_metadata({_META_KEY: json.dumps(json_cols).encode()})
 
@@ -142,14 +147,17 @@ def rows_to_table(rows: Sequence[Mapping[str, Any]], info_keys: Sequence[str]) -
 def table_to_rows(table: Any) -> list[dict[str, Any]]:
     """The rows of a steps table, JSON columns decoded."""
     meta = table.schema.metadata or {}
-    json_cols = set(json.loads(meta.get(_META_KEY, b"[]")))
-    cols = table.to_pydict()
-    n = table.num_rows
-    rows: list[dict[str, Any]] = [{} for _ in range(n)]
-    for name, values in cols.items():
-        decode = name in json_cols
-        for row, v in zip(rows, values):
-            row[name] = json.loads(v) if decode and v is not None else v
+    try:
+        json_cols = set(json.loads(meta.get(_META_KEY, b"[]")))
+        cols = table.to_pydict()
+        n = table.num_rows
+        rows: list[dict[str, Any]] = [{} for _ in range(n)]
+        for name, values in cols.items():
+            decode = name in json_cols
+            for row, v in zip(rows, values):
+                row[name] = json.loads(v) if decode and v is not None else v
+    except (TypeError, ValueError, RecursionError) as e:  # JSON errors are ValueErrors
+        raise DataError(f"the steps table does not decode: {type(e).__name__}: {e}") from None
     return rows
 
 

@@ -1,9 +1,10 @@
 """Incremental, crash-safe writing of trajectory datasets (one folder per episode).
 
-Per step the row is appended to ``steps.jsonl`` and flushed, and the frame is written as PNG
-under a temporary name, then renamed (:class:`~gcc_envs.datasets.episode_files.EpisodeFiles`).
-The reader keeps the rows that have their frame, so a process killed at any point leaves every
-earlier episode whole and the current one readable up to its last step with both on disk.
+Per step the frame is written as PNG under a temporary name, then renamed, and the row (with
+the frame's checksum) is appended to ``steps.jsonl`` and flushed
+(:class:`~gcc_envs.datasets.episode_files.EpisodeFiles`). A process killed at any point leaves
+every earlier episode whole and the current one readable up to its last step with both on disk;
+a failed write (disk full, say) leaves the same cut-short episode, inline or in the background.
 
 With ``background=True`` (default) all of that runs in a writer process
 (:mod:`~gcc_envs.datasets.writer_process`) while the env computes the next step; the recording
@@ -80,8 +81,7 @@ class DatasetWriter:
             self._process.begin(folder, meta, self.fsync)
             self._process.frame(bgr)
         else:
-            self._inline = EpisodeFiles(folder, meta, self.fsync)
-            self._inline.frame(bgr)
+            self._inline = EpisodeFiles(folder, meta, bgr, self.fsync)
         self._open = True
         return folder
 
@@ -94,8 +94,7 @@ class DatasetWriter:
             self._process.step(line, bgr)
         else:
             assert self._inline is not None
-            self._inline.row(line)
-            self._inline.frame(bgr)
+            self._inline.step(line, bgr)
 
     def end_episode(self, result: dict[str, Any]) -> None:
         """Finish the open episode: Parquet steps table, ``meta.json`` with ``result``."""

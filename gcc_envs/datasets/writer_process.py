@@ -6,8 +6,8 @@ episode's begin, rows, frames and end over a pipe; the process drives an
 the cost of recording, and a thread would not take it off the stepping thread: after every
 encode it waits for the GIL. Messages are ``<cI`` (kind, payload length) then the payload:
 
-* ``B`` begin — JSON ``{"folder", "meta", "fsync"}``;
-* ``R`` row — one ``steps.jsonl`` line;
+* ``B`` begin — JSON ``{"folder", "meta", "fsync"}``, followed by the reset frame;
+* ``R`` row — one ``steps.jsonl`` line, followed by the frame after that step;
 * ``F`` frame — ``<4I`` (height, width, channels or 0 for grey, n params), ``n`` ``<i`` imwrite
   parameters, then the pixels in OpenCV channel order;
 * ``E`` end — JSON result; ``S`` sync — answered ``ok`` (or ``error ...``) on stdout once
@@ -159,6 +159,8 @@ def serve(src: BinaryIO, out: BinaryIO) -> None:
 
     episode: EpisodeFiles | None = None
     error: str | None = None
+    begin: dict[str, Any] | None = None  # a begun episode waiting for its reset frame
+    row: bytes | None = None  # a row waiting for its frame
     while (head := _read(src, MSG.size)) is not None:
         kind, size = MSG.unpack(head)
         payload = _read(src, size)
@@ -171,14 +173,19 @@ def serve(src: BinaryIO, out: BinaryIO) -> None:
             continue  # after a failure write nothing more
         try:
             if kind == b"B":
-                msg = json.loads(payload)
-                episode = EpisodeFiles(Path(msg["folder"]), msg["meta"], msg["fsync"])
+                begin, episode = json.loads(payload), None
             elif kind == b"R":
                 assert episode is not None, "row before begin"
-                episode.row(payload)
+                row = payload
+            elif kind == b"F" and begin is not None:
+                msg, begin = begin, None
+                episode = EpisodeFiles(
+                    Path(msg["folder"]), msg["meta"], _frame(payload), msg["fsync"]
+                )
             elif kind == b"F":
-                assert episode is not None, "frame before begin"
-                episode.frame(_frame(payload))
+                assert episode is not None and row is not None, "frame before its row"
+                line, row = row, None
+                episode.step(line, _frame(payload))
             elif kind == b"E":
                 assert episode is not None, "end before begin"
                 done, episode = episode, None

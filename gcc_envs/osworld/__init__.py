@@ -26,6 +26,7 @@ SUITE = SuiteSpec(
             checker="osworld",
             checker_args={"task": task_id},
             infeasible=infeasible,
+            group=domain,
         )
         for domain, task_id, infeasible in BUNDLED
     ),

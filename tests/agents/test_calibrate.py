@@ -76,7 +76,8 @@ def test_calibrate_measures_the_rdr2_simulators_known_scale() -> None:
     import gcc_envs  # noqa: F401
     from gcc_envs.games.rdr2.live import SIM_CAMERA
 
-    env = gym.make("GCC/RDR2-Mission1", obs_size=(360, 640))
+    # Mission 3's camp is a still scene (Mission 1's riders crossing the view fool the shift)
+    env = gym.make("GCC/RDR2-Mission3", obs_size=(360, 640))
     try:
         cal = calibrate(env, hfov_deg=SIM_CAMERA.hfov_deg)
     finally:

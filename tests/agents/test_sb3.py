@@ -38,6 +38,7 @@ def test_short_ppo_run_saves_a_model_that_plays_through_the_skill_grid(tmp_path)
     assert rec.policy == "sb3"
 
 
+@pytest.mark.slow
 def test_sb3_policy_acts_through_the_grid_it_was_trained_on(tmp_path):
     grid = {"use_tool": {}, "move_left": {"duration": [0.5, 1.0]}}
     cfg = TrainConfig(
@@ -59,6 +60,7 @@ def test_sb3_policy_acts_through_the_grid_it_was_trained_on(tmp_path):
     assert code in ("use_tool()", "move_left(duration=0.5)", "move_left(duration=1.0)")
 
 
+@pytest.mark.slow
 def test_sb3_policy_refuses_an_env_of_another_frame_size(tmp_path):
     cfg = TrainConfig(
         env_id="GCC/Stardew-Shopping",

@@ -21,7 +21,8 @@ from hypothesis import strategies as st
 from gcc_envs.core import code
 from gcc_envs.core import events as ev
 from gcc_envs.core.code import extract_code, from_pyautogui, parse_code
-from gcc_envs.core.expand import PointerTracker, expand
+from gcc_envs.core.expand import PointerTracker, event_seconds, expand
+from gcc_envs.core.program import MAX_PROGRAM_S
 from gcc_envs.core.skills import Skill, SkillCall, SkillLibrary
 from gcc_envs.errors import CodeActionError
 
@@ -92,8 +93,17 @@ _buttons = st.sampled_from(ev.BUTTONS)
 _clicks = st.integers(-100, 100).filter(bool)
 
 
-def event_strategies(limit: int = ev.MAX_COORD) -> dict[type[ev.Event], st.SearchStrategy]:
-    """A strategy per event class, over valid fields with coordinates in ``[-limit, limit]``."""
+def _fits(events) -> bool:
+    """Whether ``events`` fit in one step (at most ``MAX_PROGRAM_S`` game seconds)."""
+    return sum(event_seconds(e) for e in events) <= MAX_PROGRAM_S
+
+
+def event_strategies(
+    limit: int = ev.MAX_COORD, seconds: st.SearchStrategy = _seconds
+) -> dict[type[ev.Event], st.SearchStrategy]:
+    """A strategy per event class, over valid fields with coordinates in ``[-limit, limit]``
+    and durations from ``seconds``; each event fits in one step."""
+    _seconds = seconds
     xy = st.integers(-limit, limit)
     where = st.one_of(st.just((None, None)), st.tuples(xy, xy))
     text = st.text(st.sampled_from(sorted(ev.TYPEABLE)), max_size=200)
@@ -102,7 +112,7 @@ def event_strategies(limit: int = ev.MAX_COORD) -> dict[type[ev.Event], st.Searc
         ev.KeyUp: st.builds(ev.KeyUp, _keys),
         ev.KeyPress: st.builds(ev.KeyPress, _keys, st.one_of(st.just(ev.TAP_S), _seconds)),
         ev.Hotkey: st.builds(ev.Hotkey, st.lists(_keys, min_size=1, max_size=6).map(tuple)),
-        ev.TypeText: st.builds(ev.TypeText, text, _seconds),
+        ev.TypeText: st.builds(ev.TypeText, text, _seconds).filter(lambda e: _fits([e])),
         ev.MoveTo: st.builds(ev.MoveTo, xy, xy, st.one_of(st.just(0.0), _seconds)),
         ev.MoveBy: st.builds(ev.MoveBy, xy, xy, st.one_of(st.just(0.0), _seconds)),
         ev.MouseDown: st.builds(ev.MouseDown, _buttons),
@@ -121,7 +131,10 @@ def event_strategies(limit: int = ev.MAX_COORD) -> dict[type[ev.Event], st.Searc
 
 _events = st.one_of(*event_strategies().values())
 # Small coordinates, so that a run of relative moves stays inside MAX_COORD when expanded.
-_program_events = st.lists(st.one_of(*event_strategies(2000).values()), max_size=12)
+# Short durations, so that most programs fit in one step.
+_program_events = st.lists(
+    st.one_of(*event_strategies(2000, st.floats(0.0, 5.0)).values()), max_size=12
+).filter(_fits)
 
 
 def test_event_strategies_cover_every_event_type():

@@ -207,6 +207,27 @@ def test_camera_mouse_moves_reach_the_simulator_as_motion():
     assert state(env).heading == pytest.approx(90.0 * 50 / SIZE[1])
 
 
+def test_relative_moves_stop_at_the_frame_edge_and_past_the_coordinate_range_are_refused():
+    from gcc_envs.core.events import MAX_COORD, MoveBy, MoveTo
+
+    env = make(backend=RecordingBackend(SIZE[::-1]))
+    env.reset(seed=0)
+    _, _, _, _, info = env.step([MoveBy(-500, 7), MoveBy(0, 0)])
+    assert info["last_action_error"] is None and info["pointer"] == (0, SIZE[0] // 2 + 7)
+    assert [e for e in env.backend.sent if isinstance(e, MoveTo)][-2:] == [
+        MoveTo(0, SIZE[0] // 2 + 7),
+        MoveTo(0, SIZE[0] // 2 + 7),
+    ]
+    _, _, _, _, info = env.step([MoveBy(MAX_COORD, 0)])
+    assert info["last_action_error"] is None and info["pointer"][0] == SIZE[1] - 1
+    _, _, _, _, info = env.step([MoveBy(MAX_COORD, 0)])  # aims past the coordinate range
+    assert "out of range" in info["last_action_error"] and info["pointer"][0] == SIZE[1] - 1
+    camera = make(mouse="camera", backend=RecordingBackend(SIZE[::-1]))
+    camera.reset(seed=0)
+    camera.step([MoveBy(0, 0), MoveBy(3, -4)])
+    assert [e for e in camera.backend.sent if isinstance(e, MoveBy)] == [MoveBy(3, -4)]
+
+
 def test_frames_are_sampled_at_fps_when_recording():
     env = make(fps=4)
     env.reset(seed=0)

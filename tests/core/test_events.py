@@ -131,3 +131,30 @@ def test_every_key_pressed_by_type_text_is_released():
         elif isinstance(p, ev.KeyUp):
             held.discard(p.key)
     assert held == set()
+
+
+def test_stamped_entries_are_fresh_dicts_and_leave_the_event_as_it_was():
+    import pickle
+
+    tick, hot = ev.Wait(0.25), ev.Hotkey(("ctrl", "c"))
+    first, second = ev.stamped(tick, 1.0), ev.stamped(tick, 2.0)
+    first["seconds"] = 99.0  # an info's entry edited by a caller
+    assert second == {"t": 2.0, "type": "Wait", "seconds": 0.25}
+    assert ev.stamped(tick, 3.0)["seconds"] == 0.25
+    assert tick.to_dict() == {"type": "Wait", "seconds": 0.25} and tick == ev.Wait(0.25)
+    assert repr(tick) == "Wait(seconds=0.25)" and hash(tick) == hash(ev.Wait(0.25))
+    assert pickle.loads(pickle.dumps(tick)).to_dict() == tick.to_dict()
+    ev.stamped(hot, 0.0)["keys"].append("x")  # lists are never shared between entries
+    assert ev.stamped(hot, 0.0)["keys"] == ["ctrl", "c"]
+
+
+def test_prechecked_events_equal_checked_ones_field_for_field():
+    cases = [
+        (ev.prechecked(ev.MoveTo, x=3, y=4, duration_s=0.0), ev.MoveTo(3, 4)),
+        (ev.prechecked(ev.MoveBy, dx=-5, dy=0, duration_s=0.0), ev.MoveBy(-5, 0)),
+        (ev.prechecked(ev.KeyDown, key="enter"), ev.KeyDown("Return")),
+        (ev.prechecked(ev.MouseUp, button="right"), ev.MouseUp("right")),
+    ]
+    for fast, checked in cases:
+        assert fast == checked and repr(fast) == repr(checked)
+        assert list(fast.to_dict().items()) == list(checked.to_dict().items())

@@ -54,6 +54,61 @@ def test_state_mode_refuses_actions_outside_the_space(patch):
         mode.to_events(act, HeldInput())
 
 
+@pytest.mark.parametrize(
+    "patch",
+    [
+        {"keys": np.array([1, 0, 1, 0, 0], np.int8)},
+        {"keys": np.array([True, False, True, False, False])},
+        {"keys": [1, 0, 1, 0, 0]},
+        {"keys": np.array([1.0, 0, 1, 0, 0])},
+        {"keys": np.array([2, 0, 0, 0, 0], np.int8)},
+        {"buttons": np.array([0, 1, 1], np.uint8)},
+        {"mouse": np.array([0.3, -0.7], np.float16)},
+        {"mouse": np.array([0.3, -0.7], np.float32)},
+        {"mouse": (0.3, -0.7)},
+        {"mouse": np.array([1.0001, 0.0])},
+        {"mouse": np.array([np.inf, 0.0])},
+        {"scroll": np.int64(1)},
+        {"scroll": 1.0},
+        {"scroll": True},
+        {"scroll": 0.5},
+    ],
+)
+def test_state_mode_reads_any_form_as_the_numpy_checks_do(patch):
+    """The fast path for sampled arrays gives the events (or the refusal) the checks give."""
+    mode = StateActions(KEYS, 100, 0.25)
+    act = {**mode.noop(), **patch}
+    try:
+        got = mode.to_events(act, HeldInput())
+    except InvalidActionError:
+        got = "refused"
+    keys = np.asarray(act["keys"], dtype=np.int64)
+    buttons = np.asarray(act["buttons"], dtype=np.int64)
+    mouse = np.asarray(act["mouse"], dtype=np.float64)
+    scroll = act["scroll"]
+    if (
+        np.any((keys != 0) & (keys != 1))
+        or np.any((buttons != 0) & (buttons != 1))
+        or not np.all(np.isfinite(mouse))
+        or np.any(np.abs(mouse) > 1)
+        or int(scroll) != scroll
+    ):
+        want = "refused"
+    else:
+        want = [ev.KeyDown(k) for k, on in zip(KEYS, keys) if on]
+        want += [ev.MouseDown(b) for b, on in zip(ev.BUTTONS, buttons) if on]
+        dx, dy = (round(float(m) * 100) for m in mouse)
+        want += [ev.MoveBy(dx, dy)] if dx or dy else []
+        want += [ev.Scroll(dy=int(scroll))] if scroll else []
+        want.append(ev.Wait(0.25))
+    assert got == want
+    if got != "refused":  # the same fields in the same order and types as a checked event
+        assert [e.to_dict() for e in got] == [e.to_dict() for e in want]
+        assert [type(v) for e in got for v in e.to_dict().values()] == [
+            type(v) for e in want for v in e.to_dict().values()
+        ]
+
+
 def _event_action(mode, op, **kw):
     act = {"op": OPS.index(op)}
     act.update(kw)

@@ -50,3 +50,32 @@ def record(
         log.append(ep)
     env.close()
     return log
+
+
+def as_cut_short(full: Any, folder: Path, rows: int, torn: int | None = None) -> Path:
+    """A copy of the complete episode ``full`` in ``folder`` as its recorder would have left it
+    if killed after ``rows`` steps (plus ``torn`` bytes of the next row, a torn write)."""
+    import json
+    import shutil
+
+    from gcc_envs.datasets.checksums import seal_row
+    from gcc_envs.datasets.meta import read_meta, write_meta
+
+    cut = folder / full.path.name
+    shutil.copytree(full.path, cut)
+    (cut / "steps.parquet").unlink()
+    lines, seal = [], ""
+    for row in full.steps[: rows + (1 if torn else 0)]:
+        line = seal_row((json.dumps(row) + "\n").encode(), seal)
+        seal = line[-35:-3].decode()
+        lines.append(line)
+    if torn:
+        lines[-1] = lines[-1][:torn]
+    (cut / "steps.jsonl").write_bytes(b"".join(lines))
+    meta = read_meta(cut)
+    for key in ("n_steps", "files"):
+        meta.pop(key)
+    write_meta(cut, {**meta, "complete": False, "result": None})
+    for i in range(rows + 2, len(full) + 1):  # at most one frame ahead of its row
+        (cut / "frames" / f"{i:06d}.png").unlink()
+    return cut

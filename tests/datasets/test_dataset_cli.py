@@ -22,12 +22,29 @@ def test_replay_renders_an_mp4_and_reports_identical_frames(random_dataset, tmp_
     assert ok and frame.shape == (72, 128, 3)
 
 
+def reseal(ep, frame_index: int) -> None:
+    """Give frame ``frame_index`` of a complete episode checksums that match its new bytes."""
+    from gcc_envs.datasets.checksums import file_digest
+    from gcc_envs.datasets.meta import read_meta, write_meta
+    from gcc_envs.datasets.table import pyarrow, read_parquet, write_parquet
+
+    pa, parquet = pyarrow(), ep / "steps.parquet"
+    table = read_parquet(parquet)
+    digests = table.column("frame_b2").to_pylist()
+    digests[frame_index - 1] = file_digest(ep / "frames" / f"{frame_index:06d}.png")
+    i = table.column_names.index("frame_b2")
+    write_parquet(table.set_column(i, "frame_b2", pa.array(digests, pa.string())), parquet)
+    meta = read_meta(ep)
+    write_meta(ep, {**meta, "files": {"steps.parquet": file_digest(parquet)}})
+
+
 def test_replay_exits_1_when_the_recording_does_not_reproduce(random_dataset, tmp_path, capsys):
     out, _ = random_dataset
     ep = tmp_path / "episode-000000-seed-1"
     shutil.copytree(out / ep.name, ep)
     frame = ep / "frames" / "000003.png"
     cv2.imwrite(str(frame), np.zeros((72, 128, 3), np.uint8))
+    reseal(ep, frame_index=3)  # a whole recording that a re-run does not reproduce
     assert main(["replay", str(ep), "--quiet"]) == 1
     assert "DIFFERENT from the recording from frame 3" in capsys.readouterr().out
 

@@ -6,9 +6,11 @@ import shutil
 import numpy as np
 import pytest
 from dataset_helpers import record
+from spec_helpers import sim_ids
 
 from gcc_envs import Click, KeyDown, Program, Wait
 from gcc_envs.datasets import Episode, load, replay
+from gcc_envs.datasets.meta import write_meta
 from gcc_envs.errors import DataError
 
 
@@ -26,6 +28,13 @@ def assert_replays_exactly(out):
 def test_random_state_mode_policy_replays_exactly(random_dataset):
     out, _ = random_dataset
     assert_replays_exactly(out)
+
+
+@pytest.mark.parametrize("env_id", sim_ids())
+def test_every_simulator_id_replays_seeded_random_play_exactly(tmp_path, env_id):
+    record(tmp_path, [4], env_id=env_id, steps=6)
+    (ep,) = assert_replays_exactly(tmp_path)
+    assert ep.meta["env_id"] == env_id
 
 
 def test_code_skill_calls_replay_exactly(tmp_path):
@@ -98,6 +107,6 @@ def test_replay_refuses_episodes_that_ran_in_wall_clock_time(random_dataset, tmp
     copy = tmp_path / src.name
     shutil.copytree(src, copy)
     meta = json.loads((copy / "meta.json").read_text())
-    (copy / "meta.json").write_text(json.dumps({**meta, "time_mode": "paused"}))
+    write_meta(copy, {**meta, "time_mode": "paused"})
     with pytest.raises(DataError, match="lockstep"):
         replay(Episode(copy))

@@ -5,7 +5,7 @@ import shutil
 
 import numpy as np
 import pytest
-from dataset_helpers import SIZE
+from dataset_helpers import SIZE, as_cut_short
 
 from gcc_envs.datasets import DatasetWriter, Episode, load
 from gcc_envs.datasets.encoding import jsonable
@@ -43,7 +43,8 @@ def test_meta_names_env_kwargs_seed_policy_and_versions(random_dataset):
     assert m["make_kwargs"]["obs_size"] == list(SIZE) and m["max_episode_steps"] == 12
     assert m["policy"] == "random" and m["time_mode"] == "lockstep"
     assert {"gcc-gym", "gymnasium", "numpy", "opencv"} <= set(m["versions"])
-    assert m["frames"] == {"encoding": "png", "dir": "frames", "shape": [*SIZE, 3]}
+    assert m["frames"].items() >= {"encoding": "png", "dir": "frames", "shape": [*SIZE, 3]}.items()
+    assert len(m["frames"]["reset_b2"]) == 32 and m["n_steps"] == 12
     assert m["result"]["steps"] == 12 and m["result"]["truncated"] is True
     assert not (ep.path / "steps.jsonl").exists()
 
@@ -51,11 +52,7 @@ def test_meta_names_env_kwargs_seed_policy_and_versions(random_dataset):
 def test_cut_short_episode_reads_its_json_lines_like_the_parquet(random_dataset, tmp_path):
     out, _ = random_dataset
     full = next(load(out))
-    cut = tmp_path / full.path.name
-    shutil.copytree(full.path, cut)
-    (cut / "steps.parquet").unlink()
-    lines = [json.dumps(r) for r in full.steps[:6]]
-    (cut / "steps.jsonl").write_text("\n".join(lines[:5]) + "\n" + lines[5][:17])  # torn line
+    cut = as_cut_short(full, tmp_path, rows=5, torn=17)
     (cut / "frames" / ".000009.tmp.png").write_bytes(b"\x89PNG half")
     ep = Episode(cut)
     assert not ep.complete and len(ep) == 5 and len(ep.frames) == 6
@@ -63,13 +60,24 @@ def test_cut_short_episode_reads_its_json_lines_like_the_parquet(random_dataset,
     assert np.array_equal(ep.frames[-1], full.frames[5])
 
 
-def test_rows_without_their_frame_are_dropped(random_dataset, tmp_path):
+def test_rows_whose_frames_were_removed_are_refused(random_dataset, tmp_path):
+    out, _ = random_dataset
+    cut = as_cut_short(next(load(out)), tmp_path, rows=12)
+    for i in range(4, 13):
+        (cut / "frames" / f"{i:06d}.png").unlink()
+    with pytest.raises(DataError, match="12 steps but 4 frames"):
+        Episode(cut)
+
+
+def test_a_version_1_episode_drops_rows_without_their_frame(random_dataset, tmp_path):
     out, _ = random_dataset
     full = next(load(out))
     cut = tmp_path / full.path.name
     shutil.copytree(full.path, cut)
     (cut / "steps.parquet").unlink()
     (cut / "steps.jsonl").write_text("".join(json.dumps(r) + "\n" for r in full.steps))
+    meta = {**full.meta, "format_version": 1, "complete": False}
+    (cut / "meta.json").write_text(json.dumps(meta))
     for i in range(4, 13):
         (cut / "frames" / f"{i:06d}.png").unlink()
     assert len(Episode(cut)) == 3

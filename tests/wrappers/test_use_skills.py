@@ -133,9 +133,14 @@ def test_skill_grid_passes_check_env_and_every_entry_runs(env_id, action_mode):
     checked(env)
     env.reset(seed=0)
     for i in range(env.action_space.n):
+        # a library curated from the game's tutorials lists a gated skill only once taught
+        listed = env.codes[i].partition("(")[0] in env.unwrapped.skills
         _, _, term, trunc, info = env.step(i)
-        assert info["last_action_error"] is None, env.codes[i]
-        assert info["events"]
+        if listed:
+            assert info["last_action_error"] is None, env.codes[i]
+            assert info["events"]
+        else:
+            assert info["last_action_error"] and not info["events"], env.codes[i]
         if term or trunc:
             env.reset(seed=0)
 

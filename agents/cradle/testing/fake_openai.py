@@ -2,7 +2,8 @@
 
 Replies come from a queue of scripted items: a string (the reply text), a callable taking the
 request body and returning a string, or a dict ``{"status": 500}`` / ``{"delay": s, "text": t}``
-/ ``{"text": None}`` (empty content). When the queue is empty ``default`` answers. Every chat
+/ ``{"text": None}`` (empty content) / ``{"raw": b"..."}`` (this body, as is, with status 200:
+a broken server). When the queue is empty ``default`` answers. Every chat
 request is recorded: its module (the first line of its text), number of images, their detail
 and data URLs, and the characters of text. Requests must carry ``Bearer <token>``.
 
@@ -106,6 +107,16 @@ class FakeOpenAI:
         except (BrokenPipeError, ConnectionResetError):
             pass
 
+    def _send_raw(self, h: BaseHTTPRequestHandler, data: bytes) -> None:
+        try:
+            h.send_response(200)
+            h.send_header("Content-Type", "application/json")
+            h.send_header("Content-Length", str(len(data)))
+            h.end_headers()
+            h.wfile.write(data)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
     def _handle(self, h: BaseHTTPRequestHandler) -> None:
         n = int(h.headers.get("Content-Length") or 0)
         body = json.loads(h.rfile.read(n) or b"{}")
@@ -135,6 +146,8 @@ class FakeOpenAI:
             item = {"text": item}
         if "delay" in item:
             time.sleep(item["delay"])
+        if "raw" in item:
+            return self._send_raw(h, item["raw"])
         if "status" in item:
             rec.status = item["status"]
             return self._send(h, item["status"], {"error": {"message": "injected", "type": "x"}})

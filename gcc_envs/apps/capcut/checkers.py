@@ -76,9 +76,11 @@ def with_transition(probe: DesktopProbe, min_frames: int = 5) -> float:
     return 0.0
 
 
-def trimmed(probe: DesktopProbe, start_s: float, end_s: float, tol_frames: int = 6) -> float:
+def trimmed(
+    probe: DesktopProbe, start_s: float | str, end_s: float | str, tol_frames: int = 6
+) -> float:
     """An export keeping the source from ``start_s`` to ``end_s`` only."""
-    lo, hi = round(start_s * FPS), round(end_s * FPS)
+    lo, hi = round(float(start_s) * FPS), round(float(end_s) * FPS)
     for rep in exports(probe):
         idx = _indices(rep)
         if len(idx) < 0.8 * (hi - lo):

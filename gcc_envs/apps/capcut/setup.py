@@ -1,11 +1,12 @@
 """The CapCut twin's setup steps: the seed's test media and projects, and Shotcut.
 
-``capcut_media``: what the task needs under ``~/Videos`` — ``A_cradle.mp4`` (a clip in a
-seeded colour whose frames spell their numbers) and ``~/Music/music.wav``; for the project
-tasks two clips and ``~/Videos/first.mlt`` / ``second.mlt`` (listed in Shotcut's recent
+``capcut_media``: what the task needs under ``~/Videos`` — a clip (``A_cradle.mp4`` or the
+task's chosen name) in a seeded colour whose frames spell their numbers, and the tune
+(``~/Music/music.wav`` or the chosen name); for the project tasks two or three clips of 4 s
+in seeded colours and ``~/Videos/first.mlt`` / ``second.mlt`` (listed in Shotcut's recent
 projects); stickers in ``~/Pictures/Stickers``; for the goal task ``ball.mp4`` where the
-ball enters the goal at a seeded second. ``shotcut``: Shotcut with a fresh settings file
-(no upgrade check), software OpenGL.
+ball enters the goal at the chosen (or a seeded) second. ``shotcut``: Shotcut with a fresh
+settings file (no upgrade check), software OpenGL.
 """
 
 from __future__ import annotations
@@ -31,8 +32,19 @@ realtime=false
 """
 
 
-def capcut_media(session: Any, task: str) -> None:
-    """The task's inputs (``task``: ``music``, ``transition``, ``trim``, ``sticker``, ``goal``)."""
+def capcut_media(
+    session: Any,
+    task: str,
+    video: str = "A_cradle.mp4",
+    music_file: str = "music.wav",
+    clips: str = "2",
+    pair: str = "1",
+    goal_s: str | None = None,
+) -> None:
+    """The task's inputs (``task``: ``music``, ``transition``, ``trim``, ``sticker``, ``goal``);
+    ``video`` and ``music_file``: the file names; ``clips``: how many clips (2 or 3) the
+    projects hold, ``pair``: which clip and the next the transition goes between; ``goal_s``:
+    the second the ball enters the goal (else drawn from the seed)."""
     folders(session)
     rng, home = session.rng, session.home
     videos = home / "Videos"
@@ -41,29 +53,37 @@ def capcut_media(session: Any, task: str) -> None:
     answer: dict[str, Any] = {}
     if task in ("music", "trim"):
         seconds = 6.0 if task == "music" else 8.0
-        coded_video(videos / "A_cradle.mp4", seconds, colour)
-        inputs.append("Videos/A_cradle.mp4")
+        coded_video(videos / video, seconds, colour)
+        inputs.append(f"Videos/{video}")
         answer["source_s"] = seconds
         if task == "music":
-            music(home / "Music" / "music.wav", 8.0)
+            music(home / "Music" / music_file, 8.0)
     elif task in ("transition", "sticker"):
-        a, b = (200, 40, 40), (40, 60, 200)
-        if rng.integers(2):
-            a, b = b, a
-        coded_video(videos / "clip1.mp4", 4.0, a, "1: ")
-        coded_video(videos / "clip2.mp4", 4.0, b, "2: ")
-        clips = [(videos / "clip1.mp4", 4 * FPS), (videos / "clip2.mp4", 4 * FPS)]
-        (videos / "first.mlt").write_text(shotcut_project(clips))
-        (videos / "second.mlt").write_text(shotcut_project(clips[::-1]))
-        inputs += ["Videos/clip1.mp4", "Videos/clip2.mp4"]
-        answer.update(source_s=8.0, colour_a=list(a), colour_b=list(b),
+        n, k = int(clips), int(pair)
+        if not (2 <= n <= 3 and 1 <= k < n):
+            raise GCCError(f"capcut_media: {n} clips have no pair {k}")
+        palette = [(200, 40, 40), (40, 60, 200), (40, 170, 60)][:n]
+        if n == 2 and rng.integers(2):
+            palette.reverse()
+        elif n == 3:
+            palette = [palette[int(i)] for i in rng.permutation(3)]
+        names = [f"clip{i + 1}.mp4" for i in range(n)]
+        for i, (name, colour) in enumerate(zip(names, palette, strict=True)):
+            coded_video(videos / name, 4.0, colour, f"{i + 1}: ")
+        parts = [(videos / name, 4 * FPS) for name in names]
+        (videos / "first.mlt").write_text(shotcut_project(parts))
+        (videos / "second.mlt").write_text(shotcut_project(parts[::-1]))
+        inputs += [f"Videos/{name}" for name in names]
+        # the pair asked for (the clips k and k + 1) is what the transition checker blends
+        answer.update(source_s=4.0 * n, colour_a=list(palette[k - 1]), colour_b=list(palette[k]),
                       projects=[str(videos / "first.mlt"), str(videos / "second.mlt")])  # fmt: skip
         for kind in STICKERS:
             path = home / "Pictures" / "Stickers" / f"{kind}.png"
             path.parent.mkdir(parents=True, exist_ok=True)
             cv2.imwrite(str(path), cv2.cvtColor(sticker(kind), cv2.COLOR_RGBA2BGRA))
     elif task == "goal":
-        goal = round(float(rng.uniform(2.5, 5.5)) * FPS) / FPS
+        drawn = float(goal_s) if goal_s is not None else float(rng.uniform(2.5, 5.5))
+        goal = round(drawn * FPS) / FPS
         ball_video(videos / "ball.mp4", 8.0, goal)
         inputs.append("Videos/ball.mp4")
         answer.update(source_s=8.0, goal_s=goal)

@@ -13,13 +13,10 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from gcc_envs.apps.chrome.content import TARGET_ARXIV, TARGET_TITLE, TARGET_USER
-from gcc_envs.apps.chrome.setup import PROFILE, SITES
+from gcc_envs.apps.chrome.setup import PROFILE, SCHEMES, SITES
 from gcc_envs.apps.software.pdf import pdf_lines
 from gcc_envs.apps.software.reading import answer, files_in, jsonl
 from gcc_envs.core.probe import DesktopProbe
-
-#: ``browser.theme.color_scheme2`` in Chromium's Preferences: 0 device, 1 light, 2 dark.
-DARK = 2
 
 
 def open_tabs(probe: DesktopProbe) -> list[dict[str, Any]]:
@@ -58,10 +55,15 @@ def posted(probe: DesktopProbe, text: str) -> float:
     return 1.0 if any(p["text"].strip() == text for p in posts) else 0.0
 
 
-def reopened_last_closed(probe: DesktopProbe) -> float:
-    """The page closed last at setup is open again."""
-    last = answer(probe).get("last_closed")
-    return 1.0 if last and any(_same_page(t["url"], last) for t in open_tabs(probe)) else 0.0
+def reopened_last_closed(probe: DesktopProbe, count: int | str = 1) -> float:
+    """The ``count`` pages closed last at setup are open again, and none closed before them."""
+    closed, n = answer(probe).get("closed", []), int(count)
+    if not closed or not 1 <= n <= len(closed):
+        return 0.0
+    urls = [t["url"] for t in open_tabs(probe)]
+    back = all(any(_same_page(u, want) for u in urls) for want in closed[-n:])
+    extra = any(_same_page(u, other) for u in urls for other in closed[:-n])
+    return 1.0 if back and not extra else 0.0
 
 
 def on_profile(probe: DesktopProbe, user: str = TARGET_USER) -> float:
@@ -70,11 +72,11 @@ def on_profile(probe: DesktopProbe, user: str = TARGET_USER) -> float:
     return 1.0 if any(_same_page(t["url"], want) for t in open_tabs(probe)) else 0.0
 
 
-def dark_mode(probe: DesktopProbe) -> float:
-    """Chromium's appearance mode is Dark (its saved preference)."""
+def appearance_mode(probe: DesktopProbe, mode: str = "dark") -> float:
+    """Chromium's appearance mode is ``mode`` (``dark`` or ``light``; its saved preference)."""
     path = f"{PROFILE}/Default/Preferences"
     if not probe.exists(path):
         return 0.0
     prefs = json.loads(probe.read_file(path))
     scheme = prefs.get("browser", {}).get("theme", {}).get("color_scheme2")
-    return 1.0 if scheme == DARK else 0.0
+    return 1.0 if scheme == SCHEMES[mode] else 0.0

@@ -1,9 +1,12 @@
 """The local web the Chrome twin serves: seeded site content as plain data (``site.json``).
 
 :func:`make_site` draws one episode's web from a seed: the search engine's corpus (the
-article the first task looks for among look-alike decoys, code-hosting profiles for the fourth
-task), the microblog's timeline, encyclopedia pages for the closed-tab task. The server
-(:mod:`.sites`) renders it; the checkers read what the server recorded.
+article the first task looks for among look-alike decoys — titles that share all but one word
+of the phrase asked for — and code-hosting profiles for the fourth task, the user's among
+look-alike handles), the microblog's timeline, encyclopedia pages for the closed-tab task.
+Which article and which user are the task's (its table ``choose``s them per seed); the
+defaults are the paper's. The server (:mod:`.sites`) renders it; the checkers read what the
+server recorded.
 """
 
 from __future__ import annotations
@@ -34,7 +37,11 @@ _AUTHORS = (
     "Y. Bi", "T. Xie", "P. Gu", "X. Li", "C. Zhang", "L. Tian", "C. Wang", "X. Wang",
     "B. F. Karlsson", "B. An", "S. Yan", "Z. Lu",
 )  # fmt: skip
-_DECOY_USERS = ("tellarin-dev", "tellarina", "tel-larin", "tellarin-bot", "stellarin")
+TARGET_NAME = "Börje F. Karlsson"
+#: Look-alike handles of a user ``u``: what a careless search result click lands on.
+_DECOY_USERS = ("{u}-dev", "{u}a", "{u}-bot", "s{u}", "{u}2")
+#: Words a look-alike title puts in place of one word of the phrase asked for.
+_SWAPS = ("Universal", "Game", "Robot", "Open", "Visual", "Language", "Web", "Agent", "Learning")
 _TOPICS = {
     "Lighthouse": "A lighthouse is a tower that emits light to serve as a navigational aid.",
     "Glacier": "A glacier is a persistent body of dense ice that moves under its own weight.",
@@ -58,29 +65,55 @@ def _authors(rng: np.random.Generator, n: int) -> str:
     return ", ".join(_AUTHORS[i] for i in picks)
 
 
-def make_site(seed: int) -> dict[str, Any]:
-    """The episode's web: JSON-ready data (the same seed gives the same site)."""
+def look_alikes(title: str, phrase: str, rng: np.random.Generator, n: int = 2) -> list[str]:
+    """``n`` titles like ``title`` with one word of ``phrase`` swapped (so none contains it)."""
+    words = phrase.split()
+    out: list[str] = []
+    for k in rng.permutation(len(words))[:n]:
+        swap = next(w for w in rng.permutation(_SWAPS) if w.lower() != words[k].lower())
+        fake = " ".join(str(swap) if i == k else w for i, w in enumerate(words))
+        out.append(title.replace(phrase, fake, 1))
+    return out
+
+
+def make_site(
+    seed: int,
+    paper: tuple[str, str, str] = (TARGET_ARXIV, TARGET_TITLE, "Towards General Computer Control"),
+    user: tuple[str, str] = (TARGET_USER, TARGET_NAME),
+) -> dict[str, Any]:
+    """The episode's web: JSON-ready data (the same arguments give the same site).
+
+    ``paper`` is the article searched for (arXiv id, title, the phrase of the title the task
+    names), ``user`` the code-hosting user (handle, name).
+    """
     rng = np.random.default_rng(seed)
-    decoys = [_DECOY_TITLES[i] for i in rng.choice(len(_DECOY_TITLES), size=4, replace=False)]
-    papers = {TARGET_ARXIV: {"title": TARGET_TITLE, "authors": _authors(rng, 8)}}
-    for title in decoys:
+    arxiv, title, phrase = paper
+    if phrase not in title:
+        raise ValueError(f"the phrase {phrase!r} is not in the title {title!r}")
+    decoys = [t for t in _DECOY_TITLES if phrase.lower() not in t.lower()]
+    decoys = [decoys[i] for i in rng.choice(len(decoys), size=2, replace=False)]
+    decoys += look_alikes(title, phrase, rng)
+    papers = {arxiv: {"title": title, "authors": _authors(rng, 8)}}
+    for fake in decoys:
         pid = f"24{int(rng.integers(1, 13)):02d}.{int(rng.integers(10000, 99999)):05d}"
-        papers[pid] = {"title": title, "authors": _authors(rng, 4)}
+        papers[pid] = {"title": fake, "authors": _authors(rng, 4)}
     results = [
         {"title": p["title"], "url": f"https://arxiv.org/abs/{pid}", "snippet": p["authors"]}
         for pid, p in papers.items()
     ]
-    users = {TARGET_USER: {"name": "Börje F. Karlsson", "bio": "Researcher. Games, agents, AI."}}
+    handle, name = user
+    users = {handle: {"name": name, "bio": "Researcher. Games, agents, AI."}}
     for u in rng.choice(_DECOY_USERS, size=3, replace=False):
-        users[str(u)] = {"name": str(u).replace("-", " ").title(), "bio": "Just here for code."}
+        fake = str(u).format(u=handle)
+        users[fake] = {"name": fake.replace("-", " ").title(), "bio": "Just here for code."}
     for u in users:
         results.append({
             "title": f"{u} ({users[u]['name']}) · GitHub", "url": f"https://github.com/{u}",
             "snippet": users[u]["bio"],
         })  # fmt: skip
     results.append({
-        "title": "tellarin - Twitter profile", "url": "https://twitter.com/tellarin",
-        "snippet": "Posts by tellarin.",
+        "title": f"{handle} - Twitter profile", "url": f"https://twitter.com/{handle}",
+        "snippet": f"Posts by {handle}.",
     })  # fmt: skip
     order = rng.permutation(len(results))
     topics = [str(t) for t in rng.choice(sorted(_TOPICS), size=5, replace=False)]
@@ -92,6 +125,7 @@ def make_site(seed: int) -> dict[str, Any]:
     ]  # fmt: skip
     return {
         "seed": int(seed),
+        "target": {"arxiv": arxiv, "title": papers[arxiv]["title"], "user": handle},
         "papers": papers,
         "results": [results[i] for i in order],
         "users": users,

@@ -1,12 +1,13 @@
 """The Chrome twin's setup steps: the local web, a throwaway Chromium profile, closed tabs.
 
-``chrome_web``: draws the episode's web (:func:`.content.make_site`) from the session's seed,
+``chrome_web``: draws the episode's web (:func:`.content.make_site`) from the session's seed
+around the task's article and user (chosen per seed by the table; the paper's by default),
 writes its PDFs and a TLS certificate under ``~/.local/share/gcc-sites`` and starts the web
 server there on a free loopback port. ``chromium``: a fresh profile (downloads go to
-``~/Downloads`` without asking; PDFs download instead of opening in the viewer) and Chromium
-sending every host name to that server, with its DevTools on another loopback port for the
-checkers. ``close_tabs``: opens the seed's encyclopedia pages and closes some, in order; the
-last one closed is the answer.
+``~/Downloads`` without asking; PDFs download instead of opening in the viewer; the
+appearance mode ``scheme`` if given) and Chromium sending every host name to that server,
+with its DevTools on another loopback port for the checkers. ``close_tabs``: opens the seed's
+encyclopedia pages and closes some, in a seeded order (the answer key keeps the order).
 """
 
 from __future__ import annotations
@@ -20,7 +21,13 @@ from functools import partial
 from typing import Any
 
 from gcc_envs.apps.chrome import cdp
-from gcc_envs.apps.chrome.content import make_site
+from gcc_envs.apps.chrome.content import (
+    TARGET_ARXIV,
+    TARGET_NAME,
+    TARGET_TITLE,
+    TARGET_USER,
+    make_site,
+)
 from gcc_envs.apps.software.desktop import folders, launch, screen_size
 from gcc_envs.apps.software.pdf import text_pdf
 from gcc_envs.apps.software.reading import write_answer
@@ -37,12 +44,25 @@ def chromium_binary() -> str:
     return found
 
 
-def chrome_web(session: Any) -> None:
-    """The local web on a free loopback port (answer key: ``web_port``)."""
+#: ``browser.theme.color_scheme2`` in Chromium's Preferences, by appearance mode.
+SCHEMES = {"device": 0, "light": 1, "dark": 2}
+
+
+def chrome_web(
+    session: Any,
+    paper_arxiv: str = TARGET_ARXIV,
+    paper_title: str = TARGET_TITLE,
+    paper_phrase: str = "Towards General Computer Control",
+    user: str = TARGET_USER,
+    user_name: str = TARGET_NAME,
+) -> None:
+    """The local web on a free loopback port (answer key: ``web_port``), around the article
+    ``paper_*`` and the code-hosting user ``user``."""
     folders(session)
     root = session.home / SITES
     (root / "pdf").mkdir(parents=True, exist_ok=True)
-    site = make_site(int(session.rng.integers(2**31)))
+    paper = (paper_arxiv, paper_title, paper_phrase)
+    site = make_site(int(session.rng.integers(2**31)), paper, (user, user_name))
     (root / "site.json").write_text(json.dumps(site))
     for pid, p in site["papers"].items():
         (root / "pdf" / f"{pid}.pdf").write_bytes(text_pdf([p["title"], p["authors"], pid]))
@@ -65,8 +85,11 @@ def _answer(session: Any) -> dict[str, Any]:
     return json.loads((session.home / ANSWER).read_text())
 
 
-def chromium(session: Any, urls: list[str] | None = None, timeout_s: float = 30.0) -> None:
-    """Chromium on a fresh profile, every host name sent to the local web (``chrome_web``)."""
+def chromium(
+    session: Any, urls: list[str] | None = None, scheme: str | None = None, timeout_s: float = 30.0
+) -> None:
+    """Chromium on a fresh profile, every host name sent to the local web (``chrome_web``);
+    ``scheme`` (``device``, ``light``, ``dark``) is the appearance mode it starts in."""
     port = _answer(session)["web_port"]
     devtools = session.free_port()
     profile = session.home / PROFILE
@@ -78,6 +101,10 @@ def chromium(session: Any, urls: list[str] | None = None, timeout_s: float = 30.
         "plugins": {"always_open_pdf_externally": True},
         "browser": {"has_seen_welcome_page": True},
     }  # fmt: skip
+    if scheme is not None:
+        if scheme not in SCHEMES:
+            raise GCCError(f"chromium: scheme must be one of {sorted(SCHEMES)}, got {scheme!r}")
+        prefs["browser"]["theme"] = {"color_scheme2": SCHEMES[scheme]}
     (profile / "Default" / "Preferences").write_text(json.dumps(prefs))
     W, H = screen_size(session)
     argv = [
@@ -116,7 +143,7 @@ def close_tabs(session: Any, pages: int = 4, close: int = 2, timeout_s: float = 
     site = json.loads((session.home / SITES / "site.json").read_text())
     slugs = sorted(site["wiki"])[:pages]
     urls = [f"https://en.wikipedia.org/wiki/{s}" for s in slugs]
-    chromium(session, urls, timeout_s)
+    chromium(session, urls, timeout_s=timeout_s)
     devtools = _answer(session)["devtools_port"]
     order = [urls[i] for i in session.rng.permutation(len(urls))[:close]]
     for url in order:

@@ -2,7 +2,8 @@
 
 ``chat_server``: Debian's ngIRCd on a free loopback port with a fresh configuration under
 ``~/.local/share/gcc-chat``, and the contacts Cradle and Börje (nick ``Borje``) in ``#team``
-(:mod:`.chat`), recording what they receive; ``~/Desktop/aws-bill.pdf`` and a look-alike.
+(:mod:`.chat`), recording what they receive; an ``aws-bill.pdf`` in each of ``~/Desktop``,
+``~/Documents`` and ``~/Downloads`` (a different month's each) and a look-alike on the Desktop.
 ``hexchat``: HexChat with the network already set up (nick ``tester``, connect at start, DCC
 over 127.0.0.1). ``orage``: Orage, Xfce's calendar, keeping ``~/.local/share/orage/orage.ics``.
 """
@@ -67,6 +68,10 @@ away_show_once = 1
 """
 
 
+#: Where the bills lie, and the month of each.
+BILLS = {"Desktop": 3, "Documents": 2, "Downloads": 1}
+
+
 def chat_server(session: Any, timeout_s: float = 15.0) -> None:
     """ngIRCd on loopback and the contacts in #team (answer key: ``chat_port``)."""
     from gcc_envs.apps.feishu.chat import CHANNEL
@@ -89,7 +94,8 @@ def chat_server(session: Any, timeout_s: float = 15.0) -> None:
             raise BackendError("the chat contacts did not connect to ngIRCd")
         time.sleep(0.05)
     seed = int(session.rng.integers(2**31))
-    (session.home / "Desktop" / "aws-bill.pdf").write_bytes(aws_bill(seed))
+    for folder, month in BILLS.items():  # a bill in each folder, another month's each
+        (session.home / folder / "aws-bill.pdf").write_bytes(aws_bill(seed, month=month))
     (session.home / "Desktop" / "aws-bill-2023.pdf").write_bytes(aws_bill(seed, 2023))
     session.files["aws-bill.pdf"] = session.home / "Desktop" / "aws-bill.pdf"
     write_answer(session.home, chat_port=port, channel=CHANNEL)

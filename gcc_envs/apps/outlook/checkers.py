@@ -39,10 +39,13 @@ def sent_mail(probe: DesktopProbe, to: str, subject: str) -> float:
 
 
 def junk_emptied(probe: DesktopProbe) -> float:
-    """No message is left in the junk folder, and the inbox lost none."""
-    junk = live(messages(probe, MAILDIR, "Junk"))
-    inbox = live(messages(probe, MAILDIR, "INBOX"))
-    return 1.0 if not junk and len(inbox) >= answer(probe).get("inbox", 0) else 0.0
+    """No message is left in the junk folder, and no other folder (but the trash) lost one."""
+    if live(messages(probe, MAILDIR, "Junk")):
+        return 0.0
+    for folder, n in answer(probe).get("counts", {}).items():
+        if folder not in ("Junk", "Trash") and len(live(messages(probe, MAILDIR, folder))) < n:
+            return 0.0
+    return 1.0
 
 
 def replied(probe: DesktopProbe, text: str) -> float:

@@ -1,9 +1,11 @@
 """The Outlook twin's mailboxes: seeded messages, written as Maildir, read back by checkers.
 
-:func:`make_mailbox` draws an inbox (a mail from Börje, one titled "Urgent meeting" among
-look-alike subjects, everyday mail) and a junk folder of spam from a seed. Maildir layout as
-Dovecot keeps it: the inbox in ``cur``/``new``, each other folder in ``.<Name>/``; a message's
-flags follow ``:2,`` in its file name (``S`` seen, ``T`` deleted).
+:func:`make_mailbox` draws an inbox (a mail from Börje, one with the task's subject —
+"Urgent meeting" by default — among look-alike subjects that hold it and say more, everyday
+mail), a junk folder of spam, and the extra folders the task asks for (an archive of old
+mail, templates, a project folder: they move the junk folder down the folder list) from a
+seed. Maildir layout as Dovecot keeps it: the inbox in ``cur``/``new``, each other folder in
+``.<Name>/``; a message's flags follow ``:2,`` in its file name (``S`` seen, ``T`` deleted).
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from gcc_envs.core.probe import DesktopProbe
 ME = ("Cradle Tester", "tester@cradle.local")
 BORJE = ("Börje Karlsson", "borje@baai.ac.cn")
 FOLDERS = ("Drafts", "Sent", "Trash", "Junk")
+#: Folders a task may add (``make_mailbox(folders=...)``), each with a few messages.
+EXTRA = ("Archives", "Templates", "Projects")
 _PEOPLE = (
     ("Ada Byte", "ada@example.org"), ("Lin Chen", "lin.chen@example.org"),
     ("Sam Okoro", "sam@example.net"), ("Mia Rossi", "mia.rossi@example.com"),
@@ -31,7 +35,8 @@ _SUBJECTS = (
     "Lunch on Friday?", "Slides for the review", "Your parcel is on its way", "Re: budget",
     "Team photo", "Reading group: next paper", "Conference travel", "Weekly report",
 )  # fmt: skip
-_LOOKALIKES = ("Urgent: meeting room moved", "Meeting notes", "Re: Urgent meeting agenda?")
+#: Look-alikes of a subject ``s``: each holds it and says more (so it shows wider).
+_LOOKALIKES = ("Re: {s} agenda?", "{s} moved", "{s} notes", "Fwd: {s}")
 _SPAM = (
     "You have WON a prize!!!", "Cheap watches, 90% off", "Your account will be closed",
     "Claim your free cruise", "Hot singles near you", "Invoice overdue - pay now",
@@ -49,17 +54,22 @@ def message(sender: tuple[str, str], subject: str, body: str, when: datetime) ->
     return bytes(m)
 
 
-def make_mailbox(seed: int) -> dict[str, list[bytes]]:
-    """``{folder: [message bytes]}`` (``INBOX``, ``Junk``, ...) drawn from ``seed``."""
+def make_mailbox(
+    seed: int, subject: str = "Urgent meeting", folders: tuple[str, ...] = ()
+) -> dict[str, list[bytes]]:
+    """``{folder: [message bytes]}`` (``INBOX``, ``Junk``, the ``folders`` of :data:`EXTRA`,
+    ...) drawn from ``seed``; one inbox mail has exactly ``subject``."""
     rng = np.random.default_rng(seed)
     now = datetime(2024, 3, 6, 9, 0, tzinfo=timezone.utc)
     inbox: list[tuple[tuple[str, str], str, str]] = []
     for i in rng.choice(len(_SUBJECTS), size=5, replace=False):
         who = _PEOPLE[int(rng.integers(len(_PEOPLE)))]
         inbox.append((who, _SUBJECTS[i], f"Hi,\n\n{_SUBJECTS[i]} - see you soon.\n\n{who[0]}"))
-    for s in _LOOKALIKES[: int(rng.integers(2, 4))]:
-        inbox.append((_PEOPLE[int(rng.integers(len(_PEOPLE)))], s, "Details inside."))
-    inbox.append((_PEOPLE[int(rng.integers(len(_PEOPLE)))], "Urgent meeting",
+    inbox.append((_PEOPLE[int(rng.integers(len(_PEOPLE)))], "Meeting notes", "Notes attached."))
+    for k in rng.permutation(len(_LOOKALIKES))[: int(rng.integers(2, 4))]:
+        look = _LOOKALIKES[k].format(s=subject)
+        inbox.append((_PEOPLE[int(rng.integers(len(_PEOPLE)))], look, "Details inside."))
+    inbox.append((_PEOPLE[int(rng.integers(len(_PEOPLE)))], subject,
                   "Can we meet at 3 pm today? It is urgent."))  # fmt: skip
     inbox.append((BORJE, "The report draft", "Hi,\n\nplease have a look at the draft.\n\nBörje"))
     order = rng.permutation(len(inbox))
@@ -69,11 +79,20 @@ def make_mailbox(seed: int) -> dict[str, list[bytes]]:
         message(("Prize Desk", "win@prizes.example"), s, "Click here now!", now - timedelta(days=1))
         for s in spam
     ]
-    return {
+    boxes = {
         "INBOX": [message(w, s, b, t) for (w, s, b), t in stamped],
         "Junk": junk,
         "Drafts": [], "Sent": [], "Trash": [],
     }  # fmt: skip
+    for name in folders:
+        if name not in EXTRA:
+            raise ValueError(f"unknown extra folder {name!r}; known {EXTRA}")
+        old = now - timedelta(days=30)
+        boxes[name] = [
+            message(_PEOPLE[int(rng.integers(len(_PEOPLE)))], f"{name}: item {i + 1}", "Kept.", old)
+            for i in range(int(rng.integers(2, 4)))
+        ]
+    return boxes
 
 
 def folder_dir(root: Path | str, folder: str) -> str:

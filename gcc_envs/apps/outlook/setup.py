@@ -1,9 +1,10 @@
 """The Outlook twin's setup steps: the seeded mail servers, the files, Thunderbird's profile.
 
 ``mail_server``: the seed's mailboxes as Maildir under ``~/.local/share/gcc-mail`` (owned by
-Debian's ``mail`` user, whom Dovecot runs as: it refuses root), Dovecot IMAP and the SMTP
-sink on free loopback ports (:mod:`.servers`), and ``~/Desktop/aws-bill.pdf`` with a
-look-alike next to it. ``thunderbird``: a fresh profile with the account already set up
+Debian's ``mail`` user, whom Dovecot runs as: it refuses root) with the task's subject and
+extra folders, Dovecot IMAP and the SMTP sink on free loopback ports (:mod:`.servers`), and
+an ``aws-bill.pdf`` in each of ``~/Desktop``, ``~/Documents`` and ``~/Downloads`` (a different
+month's each) with a look-alike next to the one on the Desktop. ``thunderbird``: a fresh profile with the account already set up
 (IMAP without a password, SMTP without authentication, drafts saved every minute), no first
 run pages, then Thunderbird itself.
 """
@@ -51,6 +52,9 @@ namespace inbox {{
   mailbox Junk {{
     special_use = \\Junk
   }}
+  mailbox Archives {{
+    special_use = \\Archive
+  }}
 }}
 """
 
@@ -63,8 +67,13 @@ def _traversable(session: Any, path: Path) -> None:
             break
 
 
-def mail_server(session: Any) -> None:
-    """Dovecot IMAP + the SMTP sink on loopback with the seed's mailboxes."""
+#: Where the bills lie, and the month of each.
+BILLS = {"Desktop": 3, "Documents": 2, "Downloads": 1}
+
+
+def mail_server(session: Any, subject: str = "Urgent meeting", extra: str = "") -> None:
+    """Dovecot IMAP + the SMTP sink on loopback with the seed's mailboxes (``subject``: the
+    mail to find; ``extra``: comma-separated extra folders, from ``mailbox.EXTRA``)."""
     import pwd
 
     if not os.path.exists(DOVECOT_IMAP):
@@ -72,7 +81,8 @@ def mail_server(session: Any) -> None:
     folders(session)
     seed = int(session.rng.integers(2**31))
     root = session.home / MAIL
-    mailbox = make_mailbox(seed)
+    more = tuple(f.strip() for f in extra.split(",") if f.strip())
+    mailbox = make_mailbox(seed, subject, more)
     write_maildir(root / "Maildir", mailbox)
     user = pwd.getpwnam(MAIL_USER)
     conf = DOVECOT_CONF.format(maildir=root / "Maildir", uid=user.pw_uid, gid=user.pw_gid,
@@ -91,15 +101,16 @@ def mail_server(session: Any) -> None:
                          port=imap)  # fmt: skip
     session.start_server([*py, "smtp", "--port", str(smtp), "--spool", str(session.home / SPOOL)],
                          port=smtp)  # fmt: skip
-    (session.home / "Desktop" / "aws-bill.pdf").write_bytes(aws_bill(seed))
+    for folder, month in BILLS.items():
+        (session.home / folder / "aws-bill.pdf").write_bytes(aws_bill(seed, month=month))
     (session.home / "Desktop" / "aws-bill-2023.pdf").write_bytes(aws_bill(seed, 2023))
     session.files["aws-bill.pdf"] = session.home / "Desktop" / "aws-bill.pdf"
     from gcc_envs.apps.outlook.mailbox import headers_of
 
     ids = {headers_of(m)["Subject"]: headers_of(m)["Message-ID"] for m in mailbox["INBOX"]}
     write_answer(session.home, imap_port=imap, smtp_port=smtp, borje=BORJE[1],
-                 borje_id=ids["The report draft"], urgent_id=ids["Urgent meeting"],
-                 inbox=len(mailbox["INBOX"]), junk=len(mailbox["Junk"]))  # fmt: skip
+                 borje_id=ids["The report draft"], urgent_id=ids[subject],
+                 counts={f: len(m) for f, m in mailbox.items()})  # fmt: skip
 
 
 def _prefs(imap: int, smtp: int) -> dict[str, Any]:

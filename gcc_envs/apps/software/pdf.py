@@ -64,7 +64,7 @@ def pdf_lines(data: bytes) -> list[str]:
     return out
 
 
-def aws_bill(seed: int, year: int = 2024) -> bytes:
+def aws_bill(seed: int, year: int = 2024, month: int = 3) -> bytes:
     """The "AWS bill" the Outlook and Feishu tasks hand out (the seed varies the account)."""
-    return text_pdf([f"AWS bill {year}-03", f"Account 4821-{seed % 10000:04d}",
+    return text_pdf([f"AWS bill {year}-{month:02d}", f"Account 4821-{seed % 10000:04d}",
                      "Amazon EC2: 41.20 USD", "Amazon S3: 3.07 USD", "Total: 44.27 USD"])  # fmt: skip

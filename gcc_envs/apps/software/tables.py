@@ -2,7 +2,8 @@
 
 Each ``[[task]]`` has ``key``, ``name``, ``instruction``, ``max_steps``, ``expected_steps``
 (the steps a person needs: efficiency = expected_steps / steps), ``checker`` and its
-``[task.checker_args]``, and ``[[task.setup]]`` steps (``kind`` plus the step's arguments).
+``[task.checker_args]``, ``[[task.setup]]`` steps (``kind`` plus the step's arguments) and
+``script``, the scripted solution (``"module:Class"``, imported only by ``agents``).
 ``paper_id`` and ``paper_task`` keep the Cradle task's number and text as the paper has them.
 """
 
@@ -17,7 +18,7 @@ from gcc_envs.games.toml_data import entries, read
 
 _TASK_KEYS = {
     "key", "name", "instruction", "max_steps", "expected_steps", "checker", "checker_args",
-    "setup", "paper_id", "paper_task", "difficulty",
+    "setup", "paper_id", "paper_task", "difficulty", "script",
 }  # fmt: skip
 
 
@@ -48,6 +49,7 @@ def load_tasks(path: Path) -> tuple[SuiteTask, ...]:
                     setup=tuple(setup),
                     checker=e.get("checker", str),
                     checker_args=dict(e.get("checker_args", dict, {})),
+                    script=e.get("script", str, None),
                 )
             )
         except DataError:

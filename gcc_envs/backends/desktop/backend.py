@@ -6,7 +6,8 @@ screen. With ``display=None`` it starts its own :class:`VirtualDisplay`. Nothing
 the first ``reset``, so a fresh backend pickles. Event coordinates are frame pixels (the
 observation's size), scaled to the window here and clamped to it.
 
-Pause strategies: ``signal`` (SIGSTOP/SIGCONT the program's process group), ``focus`` (give
+Pause strategies: ``signal`` (SIGSTOP/SIGCONT the program's own processes, never this process,
+the X server or the window manager: see :mod:`.procs`), ``focus`` (give
 the keyboard focus away; games that pause when unfocused stop), ``key`` (tap ``pause_key`` and
 confirm the pause screen by ``pause_template``, see :mod:`.pause_key`) and ``none``. With
 ``focus`` and ``key`` the keys held when pausing are released first and pressed again after
@@ -24,7 +25,6 @@ from __future__ import annotations
 
 import logging
 import os
-import signal
 import subprocess
 import time
 import weakref
@@ -37,6 +37,7 @@ from gcc_envs.backends.desktop.killswitch import DEFAULT_KILL_SWITCH
 from gcc_envs.backends.desktop.pause_key import KeyPause
 from gcc_envs.core import events as ev
 from gcc_envs.core.backend import PrimitiveEvent
+from gcc_envs.core.frame_size import parse_obs_size
 from gcc_envs.core.held import HeldInput
 from gcc_envs.errors import BackendError, GCCError
 
@@ -44,6 +45,10 @@ log = logging.getLogger(__name__)
 
 PAUSE_STRATEGIES = ("signal", "focus", "none", "key")
 MIN_TAP_S = ev.MIN_TAP_S
+#: Waits shorter than this are spun, not slept (a no-op step pads itself this way).
+SPIN_S = 0.002
+#: Oldest the cached window geometry may be (structure events empty the cache at once).
+GEOMETRY_AGE_S = 0.5
 #: Shortest gap from one key's release to the next key's press (typing).
 MIN_KEY_GAP_S = 0.01
 
@@ -96,9 +101,7 @@ class DesktopBackend:
             isinstance(launch, str) or not launch or not all(isinstance(a, str) for a in launch)
         ):
             raise GCCError(f"launch= must be a non-empty list of strings, got {launch!r}")
-        H, W = (int(v) for v in obs_size) if obs_size is not None else screen_size[::-1]
-        if not (16 <= H <= 4320 and 16 <= W <= 7680):
-            raise GCCError(f"obs_size {obs_size!r} out of range: 16..4320 x 16..7680")
+        H, W = parse_obs_size(obs_size if obs_size is not None else screen_size[::-1])
         self.size = (W, H)
         self.target = target
         self.launch_argv = list(launch) if launch is not None else None
@@ -125,7 +128,8 @@ class DesktopBackend:
         self.held = HeldInput()
         #: X keycodes each key name was pressed with (shift first for shifted characters).
         self._codes: dict[str, list[int]] = {}
-        self._stopped_group: int | None = None
+        self._stopped: Any = None  # procs.Stopped while the signal pause holds the program
+        self._stop_plan: tuple[int, Any] | None = None  # (pid, a lasting procs.Stopped)
         self._closed = False
         self._killer: Any = None
         self._kill_reported = False
@@ -269,7 +273,8 @@ class DesktopBackend:
         if self.window is None:
             W, H = self.x.screen_size
             return 0, 0, W, H
-        g = self.x.geometry(self.window)
+        # cached between the window's structure events (at most GEOMETRY_AGE_S old)
+        g = self.x.geometry(self.window, GEOMETRY_AGE_S)
         return g.x, g.y, g.width, g.height
 
     def capture(self) -> np.ndarray:
@@ -291,7 +296,12 @@ class DesktopBackend:
         # wait ends the running program once (later waits hold nothing and just pass).
         if not self._kill_reported:
             self._check_killed()
-        time.sleep(max(0.0, seconds))
+        if seconds < SPIN_S:  # a sleep this short oversleeps by a scheduler tick on a busy machine
+            end = time.perf_counter() + max(0.0, seconds)
+            while time.perf_counter() < end:
+                pass
+        else:
+            time.sleep(seconds)
         if not self._kill_reported:
             self._check_killed()
 
@@ -378,7 +388,7 @@ class DesktopBackend:
     @property
     def frozen(self) -> bool:
         """Whether the target's processes are stopped (``signal`` pause): it publishes nothing."""
-        return self._stopped_group is not None
+        return self._stopped is not None
 
     def send(self, event: PrimitiveEvent) -> None:
         self.input_serial += 1
@@ -482,12 +492,9 @@ class DesktopBackend:
         self.input_serial += 1
         t0 = time.perf_counter()
         strategy = self.pause_strategy
-        if self._stopped_group is not None:
-            group, self._stopped_group = self._stopped_group, None
-            try:
-                os.killpg(group, signal.SIGCONT)
-            except ProcessLookupError:
-                pass
+        if self._stopped is not None:
+            stopped, self._stopped = self._stopped, None
+            stopped.cont()
         elif strategy in ("focus", "key") and self.window is not None and self.x is not None:
             if strategy == "focus":
                 if not self._focus():
@@ -502,17 +509,26 @@ class DesktopBackend:
         self.timings["resume_s"] = time.perf_counter() - t0
 
     def _stop_program(self) -> None:
+        from gcc_envs.backends.desktop import procs
+
         pid = self.pid
-        if pid is None or self._stopped_group is not None:
+        if pid is None or self._stopped is not None:
             return
+        if self._stop_plan is not None and self._stop_plan[0] == pid:
+            stopped = self._stop_plan[1]
+        else:
+            protected = {os.getpid(), *procs.x_server_pids(self.x.name), self.x.wm_pid()}
+            if self.vdisplay is not None:
+                protected |= {p.pid for p in (self.vdisplay.server, self.vdisplay.wm) if p}
+            stopped = procs.processes_to_stop(pid, protected - {None})
+            self._stop_plan = (pid, stopped) if stopped.lasting else None
         try:
-            group = os.getpgid(pid)
-            os.killpg(group, signal.SIGSTOP)
+            stopped.stop()
         except ProcessLookupError:
             raise BackendError(
                 f"the target program (pid {pid}) has exited; reset() starts it again"
             ) from None
-        self._stopped_group = group
+        self._stopped = stopped
 
     def _tap(self, key: str) -> None:
         """Tap ``key`` (held :data:`MIN_TAP_S` + a little) through the focus guard."""

@@ -78,7 +78,8 @@ class Grabber:
         """
         cx, cy, cw, ch = clip_region(x, y, w, h, screen)
         shot = self._mss.grab({"left": cx, "top": cy, "width": cw, "height": ch})
-        bgra = np.frombuffer(shot.bgra, np.uint8).reshape(shot.height, shot.width, 4)
+        # ``raw`` is the grab's own buffer (``bgra`` would copy it once more)
+        bgra = np.frombuffer(shot.raw, np.uint8).reshape(shot.height, shot.width, 4)
         rgb = cv2.cvtColor(bgra, cv2.COLOR_BGRA2RGB)
         if (cw, ch) != (w, h):
             full = np.zeros((h, w, 3), np.uint8)

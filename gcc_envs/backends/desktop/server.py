@@ -3,9 +3,12 @@
 Every request needs ``Authorization: Bearer TOKEN``. Input arrives as primitive event dicts,
 never as code. Errors come back as ``{"error": message}`` with a 4xx status (400 bad request
 or event, 401 token, 403 not allowed by the server's flags, 404 unknown route or window, 409
-the backend refused, 413 body too large); an unexpected failure is a 500 whose details stay
-in the server's log. An idle watchdog releases every key and button after ``idle_s`` seconds
-without a request (a client that died mid-program cannot say so).
+the backend refused, 408 body too slow, 413 body too large); an unexpected failure is a 500
+whose details stay in the server's log. The token is checked from the headers before any body
+is read; a body must arrive within :data:`BODY_TIMEOUT_S`. An idle watchdog releases every key
+and button ``idle_s`` seconds after the last authenticated request ended (a client that died
+mid-program cannot say so); unauthenticated, stalled or idle connections never count as
+activity.
 
 Routes::
 
@@ -47,6 +50,11 @@ Reply = tuple[int, bytes, dict[str, str]]
 #: A too-large body up to this size is read and dropped before the 413 answer; a larger one
 #: gets the connection closed at once.
 _DRAIN_LIMIT = 16 * wire.MAX_BODY
+#: Seconds a request body may take to arrive, all of it; a slower one is dropped with a 408.
+BODY_TIMEOUT_S = 5.0
+#: Of a refused (401) request this much body is read away, for at most this long, so that the
+#: client can read the answer before the connection closes.
+_REFUSED_DRAIN = (1 << 16, 1.0)
 
 
 @dataclass(frozen=True)
@@ -147,7 +155,6 @@ class Handler(BaseHTTPRequestHandler):
         log.debug("%s " + format, self.address_string(), *args)
 
     def _handle(self, method: str) -> None:
-        self.server.activity(+1)
         try:
             status, body, headers = self._answer(method)
         except Exception as e:  # every failure becomes a message, never a traceback on the wire
@@ -158,8 +165,12 @@ class Handler(BaseHTTPRequestHandler):
             else:
                 message = str(e)
             status, body, headers = _json(status, {"error": message})
-        finally:
-            self.server.activity(-1)
+        try:
+            self._reply(status, body, headers)
+        except OSError:  # the client went away (or stalls reading): drop the connection
+            self.close_connection = True
+
+    def _reply(self, status: int, body: bytes, headers: dict[str, str]) -> None:
         self.send_response(status)
         for k, v in headers.items():
             self.send_header(k, v)
@@ -172,6 +183,30 @@ class Handler(BaseHTTPRequestHandler):
     def _refuse(self, status: int, message: str) -> Reply:
         self.close_connection = True  # the unread body must not be taken for the next request
         return _json(status, {"error": message})
+
+    def _read(self, length: int, timeout_s: float) -> bytes | None:
+        """``length`` body bytes, all within ``timeout_s``; None if they did not arrive in time."""
+        deadline = time.monotonic() + timeout_s
+        parts, got = [], 0
+        try:
+            while got < length:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return None
+                self.connection.settimeout(left)
+                chunk = self.rfile.read1(min(length - got, 1 << 16))
+                if not chunk:
+                    return None  # the client closed the connection mid-body
+                parts.append(chunk)
+                got += len(chunk)
+        except OSError:  # a timeout, or the connection broke
+            return None
+        finally:
+            try:
+                self.connection.settimeout(self.timeout)
+            except OSError:
+                pass
+        return b"".join(parts)
 
     def _body(self) -> bytes | Reply:
         if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
@@ -186,28 +221,44 @@ class Handler(BaseHTTPRequestHandler):
             message = f"the body is over {wire.MAX_BODY} bytes"
             if length > _DRAIN_LIMIT:
                 return self._refuse(413, message)  # the client may see the connection reset
-            while length > 0:  # read it away, so the client gets to read this answer
-                chunk = self.rfile.read(min(length, 1 << 16))
-                if not chunk:
-                    break
-                length -= len(chunk)
+            if self._read(length, BODY_TIMEOUT_S) is None:  # read it away: the client
+                return self._refuse(413, message)  # gets to read this answer
             return _json(413, {"error": message})
-        return self.rfile.read(length)
+        data = self._read(length, BODY_TIMEOUT_S)
+        if data is None:
+            return self._refuse(408, f"the body did not arrive within {BODY_TIMEOUT_S:g} s")
+        return data
+
+    def _unauthorized(self, why: str) -> Reply:
+        """401 without reading the body (a little is read away so the answer arrives)."""
+        try:
+            length = int(self.headers.get("Content-Length") or 0)
+        except ValueError:
+            length = 0
+        if 0 < length <= _REFUSED_DRAIN[0]:
+            self._read(length, _REFUSED_DRAIN[1])
+        status, data, headers = self._refuse(401, why)
+        return status, data, {**headers, "WWW-Authenticate": "Bearer"}
 
     def _answer(self, method: str) -> Reply:
-        body = self._body()  # read first, even when refusing: the connection stays usable
-        if isinstance(body, tuple):
-            return body
+        # the token first, from the headers: nobody without it gets a body read or counts as
+        # activity (a stalled stranger must not keep the idle release from happening)
         why = self.server.authorized(self.headers.get("Authorization"))
         if why is not None:
-            status, data, headers = _json(401, {"error": why})
-            return status, data, {**headers, "WWW-Authenticate": "Bearer"}
+            return self._unauthorized(why)
+        body = self._body()  # read even when refusing the route: the connection stays usable
+        if isinstance(body, tuple):
+            return body
         url = urlsplit(self.path)
         route = ROUTES.get((method, url.path))
         if route is None:
             known = sorted(f"{m} {p}" for m, p in ROUTES)
             return _json(404, {"error": f"no route {method} {url.path}; routes: {known}"})
-        return route(self.server.service, body, parse_qs(url.query))
+        self.server.activity(+1)  # an authenticated request with its whole body: activity
+        try:
+            return route(self.server.service, body, parse_qs(url.query))
+        finally:
+            self.server.activity(-1)
 
 
 # ---------------------------------------------------------------------- routes

@@ -282,6 +282,11 @@ def _check_session(session: Mapping[str, Any]) -> None:
     for key in ("target", "pause", "pause_key", "pause_template", "judge"):
         if session.get(key) is not None and not isinstance(session[key], str):
             raise InvalidActionError(f"{key} must be a string, got {session[key]!r}")
+    if session.get("target") is not None:
+        try:
+            re.compile(session["target"])
+        except (re.error, RecursionError, OverflowError) as e:
+            raise InvalidActionError(f"target is not a regular expression: {e}") from None
     if "draw_pointer" in session and not isinstance(session["draw_pointer"], bool):
         raise InvalidActionError("draw_pointer must be true or false")
     spec = session.get("judge")

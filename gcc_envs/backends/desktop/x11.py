@@ -62,6 +62,8 @@ _NAMED = {
     **{f"f{i}": f"F{i}" for i in range(1, 25)},
     **{f"num{i}": f"KP_{i}" for i in range(10)},
 }
+#: Largest relative motion one XTEST request carries (a signed 16-bit field).
+MAX_MOTION = 32767
 #: Buttons by name; scroll is buttons 4 (up) 5 (down) 6 (left) 7 (right).
 BUTTONS = {"left": 1, "middle": 2, "right": 3}
 #: The most 32-bit units one property read asks for (titles and client lists are far shorter).
@@ -119,6 +121,8 @@ class X11:
         self.screen_size = (self.d.screen().width_in_pixels, self.d.screen().height_in_pixels)
         self._shift = self.d.keysym_to_keycode(XK.string_to_keysym("Shift_L"))
         self._sink: Any = None
+        self._geometries: dict[int, tuple[Geometry, float]] = {}  # window id -> (geometry, when)
+        self._watched: set[int] = set()
 
     def atom(self, name: str) -> int:
         return self.d.intern_atom(name)
@@ -147,6 +151,29 @@ class X11:
     def pid(self, win: Any) -> int | None:
         v = self._prop(win, "_NET_WM_PID")
         return int(v[0]) if v is not None and len(v) else None
+
+    def client_pid(self, wid: int) -> int | None:
+        """The PID of the X client that created window ``wid`` (X-Resource), if local."""
+        try:
+            from Xlib.ext import res
+
+            reply = self.d.res_query_client_ids(
+                [{"client": int(wid), "mask": res.LocalClientPIDMask}]
+            )
+        except Exception:  # noqa: BLE001 - no X-Resource extension, or the window is gone
+            return None
+        for item in reply.ids:
+            if item.value:
+                return int(item.value[0])
+        return None
+
+    def wm_pid(self) -> int | None:
+        """The window manager's PID (the client behind ``_NET_SUPPORTING_WM_CHECK``)."""
+        check = self._prop(self.root, "_NET_SUPPORTING_WM_CHECK")
+        if check is None or not len(check):
+            return None
+        win = self.d.create_resource_object("window", int(check[0]))
+        return self.client_pid(int(check[0])) or self.pid(win)
 
     def wm_class(self, win: Any) -> tuple[str, ...]:
         """``WM_CLASS``'s instance and class names; () when unset or the window is gone."""
@@ -180,13 +207,53 @@ class X11:
             time.sleep(0.05)
         raise BackendError(f"no window matching {criteria} appeared within {timeout_s:.0f} s")
 
-    def geometry(self, win: Any) -> Geometry:
+    def geometry(self, win: Any, max_age_s: float = 0.0) -> Geometry:
+        """The window's client area on the screen (two round trips to the server).
+
+        With ``max_age_s`` the answer may come from a cache no older than that, which any
+        structure event of the window or of its frame (move, resize, unmap, destroy, ...)
+        empties at once: a step's capture then costs no round trip for the geometry.
+        """
+        if max_age_s > 0:
+            self._drain_events()
+            hit = self._geometries.get(win.id)
+            if hit is not None and time.monotonic() - hit[1] < max_age_s:
+                return hit[0]
+            self._watch(win)
         try:
             g = win.get_geometry()
             t = self.root.translate_coords(win, 0, 0)
         except error.XError as e:
             raise BackendError(f"the target window is gone: {e}") from e
-        return Geometry(int(t.x), int(t.y), int(g.width), int(g.height))
+        geometry = Geometry(int(t.x), int(t.y), int(g.width), int(g.height))
+        if max_age_s > 0:
+            self._geometries[win.id] = (geometry, time.monotonic())
+        return geometry
+
+    def _watch(self, win: Any) -> None:
+        """Ask for the structure events of ``win`` and of its top-level frame (once)."""
+        if win.id in self._watched:
+            return
+        self._watched.add(win.id)
+        try:
+            node = win
+            while True:
+                node.change_attributes(event_mask=X.StructureNotifyMask)
+                parent = node.query_tree().parent
+                if parent is None or parent.id == self.root.id:
+                    break
+                node = parent
+        except error.XError:
+            pass  # gone: the next query says so
+
+    def _drain_events(self) -> None:
+        """Read the queued events without waiting; any of them empties the geometry cache."""
+        try:
+            while self.d.pending_events():
+                self.d.next_event()
+                self._geometries.clear()
+        except error.XError:
+            self._geometries.clear()
 
     # ------------------------------------------------------------------ focus
     def active(self) -> int | None:
@@ -315,8 +382,17 @@ class X11:
         self.d.sync()
 
     def move_by(self, dx: int, dy: int) -> None:
-        """Relative pointer motion (a camera mouse); the server does not clamp games' deltas."""
-        xtest.fake_input(self.d, X.MotionNotify, detail=True, x=int(dx), y=int(dy))
+        """Relative pointer motion (a camera mouse); the server does not clamp games' deltas.
+
+        XTEST carries a motion as 16-bit numbers: a larger one is sent in equal pieces.
+        """
+        dx, dy = int(dx), int(dy)
+        n = max(1, -(-max(abs(dx), abs(dy)) // MAX_MOTION))
+        sent_x = sent_y = 0
+        for i in range(1, n + 1):
+            tx, ty = dx * i // n, dy * i // n
+            xtest.fake_input(self.d, X.MotionNotify, detail=True, x=tx - sent_x, y=ty - sent_y)
+            sent_x, sent_y = tx, ty
         self.d.sync()
 
     def pointer(self) -> tuple[int, int]:

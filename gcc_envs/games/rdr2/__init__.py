@@ -6,7 +6,7 @@ package loads only the profile and the task table, never the simulator.
 
 from gcc_envs.core.spec import GameSpec, PerfTargets, WalkHint
 from gcc_envs.games.rdr2.live import PROFILE
-from gcc_envs.games.rdr2.tasks import TABLE
+from gcc_envs.games.rdr2.tasks import EVAL_KWARGS, TABLE
 
 _PKG = "gcc_envs.games.rdr2"
 
@@ -26,4 +26,5 @@ GAME = GameSpec(
     perf=PerfTargets(minigrid_ratio_84=1.2, steps_per_s_720p=60.0),
     # falling snow and walking companions: the screen changes with nobody acting
     moves_on_its_own=True,
+    eval_kwargs=EVAL_KWARGS,
 )

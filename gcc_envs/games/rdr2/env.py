@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from gcc_envs.core.backend import Backend
+from gcc_envs.errors import GCCError
 from gcc_envs.games.game_env import GameEnv
 from gcc_envs.games.rdr2 import GAME
+from gcc_envs.games.rdr2.curation import curate
 
 
 class RDR2Env(GameEnv):
@@ -12,12 +17,14 @@ class RDR2Env(GameEnv):
     ## Description
     A mission simulator rebuilt after the Cradle paper's RDR2 setting: a ray-cast first-person
     world on a grid of 2 m cells with a mouse-turned camera, a minimap with the red route line,
+    the objective's yellow marker, blue allies, red foes and the orange dot of your own horse,
     key prompts (``[E] Hitch Horse``), tutorial boxes (``Hold [TAB] to view your stored
     weapons``), a weapon wheel, an Esc pause menu whose animation takes 0.5 s each way while the
-    world keeps moving, horses, companions who wait when the player falls more than 15 m
-    behind, enemies who shoot from cover, wolves that run and bite, health that regenerates,
-    and a "mission failed" screen. A control a tutorial teaches works only once its box has
-    appeared (the weapon wheel, looting, climbing, hitching, calming a horse, carrying, shopping).
+    world keeps moving, horses, companions who wait a while when the player falls more than
+    15 m behind and then go on, enemies who shoot from cover and dash to flanking cover,
+    wolves that circle, charge, bite and back off, health that regenerates, and a "mission
+    failed" screen. A control a tutorial teaches works only once its box has appeared (the
+    weapon wheel, looting, climbing, hitching, calming a horse, carrying, shopping).
 
     Tasks (``task=``; the paper allows 500 steps per checkpoint task):
 
@@ -25,11 +32,12 @@ class RDR2Env(GameEnv):
     |---|---|
     | ``GCC/RDR2-Mission1`` / ``mission1`` | follow_dutch (e), hitch_horse (e), search_house (h), protect_dutch (h), go_to_barn (e), lead_horse (h), follow_micah (e), return_to_camp (e) |
     | ``GCC/RDR2-Mission2`` / ``mission2`` | follow_javier (e), search_for_john (h), carry_john (h), kill_wolves (h), return_to_camp (e) |
-    | ``GCC/RDR2-Mission3`` / ``mission3`` | buy_supplies (h): open-ended, no route line — ride to town, enter the store, buy from the clerk |
+    | ``GCC/RDR2-Mission3`` / ``mission3`` | buy_supplies (h): open-ended, no route line — get to town, find the store, buy from the clerk |
 
     Any checkpoint alone is a task named ``<mission>:<checkpoint>``, e.g.
     ``gym.make("GCC/RDR2-Mission1", task="mission1:protect_dutch")``: it starts at that checkpoint
     with everything before it done and succeeds when it is passed (per-checkpoint success rates).
+    ``info["instruction"]`` says what the mission asks ("Now: protect Dutch."), never how.
 
     ## Action Space
     ``action_mode="state"`` (default): ``Dict(keys=MultiBinary(17), buttons=MultiBinary(3),
@@ -40,26 +48,60 @@ class RDR2Env(GameEnv):
     ledges, ``e`` does what the prompt says, hold ``r`` 1.5 s to search (else reload), hold
     ``tab`` for the weapon wheel (the pointer picks; release equips), ``1``-``4`` equip
     revolver/rifle/knife/lasso, right button aims, left button fires, ``f`` punches, ``q``
-    takes cover by a wall or crate (enemies hit far less often), ``esc`` pauses. ``action_mode="event"``: one computer_13 operation per step. Every env also takes a
+    takes cover by a wall or crate (enemies hit far less often), ``esc`` pauses.
+    ``action_mode="event"``: one computer_13 operation per step. Every env also takes a
     ``Program``, a list of events, or code text: pyautogui calls and the skills of
-    :mod:`gcc_envs.games.rdr2.skills` (only the first skill call of a step runs).
+    :mod:`gcc_envs.games.rdr2.skills`; the paper runs one skill call per step
+    (``max_skill_calls=1``, which ``UseSkills`` holds). The composite skills ``follow`` and
+    ``navigate_path`` run at most 5 game seconds per call (about ten 0.4 s looks at the
+    minimap), so no call plays a checkpoint. With ``skills="curated"`` (the default, the
+    paper's setting) the library lists ``hitch_horse``, ``loot``, ``select_weapon``,
+    ``open_weapon_wheel``, ``shoot``, ``aim``, ``reload``, ``climb``, ``run`` and ``confirm``
+    only once the tutorial that teaches them has shown (:mod:`gcc_envs.games.rdr2.curation`).
 
     ## Observation Space
     ``Box(0, 255, (H, W, 3), uint8)``: the game window rendered directly at ``obs_size=(H, W)``
     (default 720×1280; RL users pass ``(84, 84)``).
 
     ## Rewards
-    ``+1`` once on success, plus shaping ``0.5 × Δprogress`` where ``info["progress"]`` is the
-    share of the task's checkpoints passed (Mission 3: its key points in town, in the store,
-    catalogue opened, supplies bought, a quarter each).
+    ``+1`` once on success, plus shaping ``0.5 × Δprogress``. ``info["progress"]`` is the share
+    of the task's checkpoints passed plus partial credit inside the current one (its share of
+    the O'Driscolls or wolves down, of the supplies found, of its route or companion's way
+    covered, of the way to the post; John picked up, the barn horse calmed and led; the best so
+    far, below the full share until passed). Mission 3: its key points in town, in the store,
+    catalogue opened, supplies bought, a quarter each.
 
     ## Starting State
-    Mission 1: mounted at the snowy camp beside Dutch and Micah, 15:00. Mission 2: mounted at the
-    mountain camp beside Javier. Mission 3: on foot at camp by the horse, $20, no route line.
-    A checkpoint task starts where that checkpoint begins; ``reset(options={"checkpoint": name,
+    Mission 1: on foot at the snowy camp, Dutch and Micah mounted, 15:00. Mission 2: on foot at
+    the mountain camp, Javier mounted. Mission 3: on foot by the horse at camp, $20. A
+    checkpoint task starts where that checkpoint begins; ``reset(options={"checkpoint": name,
     "single": False})`` restarts a whole mission from one of its checkpoints (in the game,
-    ``enter`` on the "mission failed" screen restarts the last checkpoint reached). The seed shifts the time of day by up
-    to half an hour, turns the starting view by up to 5°, and decides enemy shots and hip fire.
+    ``enter`` on the "mission failed" screen restarts the last checkpoint reached). The seed
+    draws (``sim/variation.py``; ranges in the missions' ``[variation]`` tables;
+    ``options={"vary": False}`` keeps the data files' layout):
+
+    * every start, placement, companion route and route-line point: moved up to 3 m to open
+      ground of the same kind (same level, indoors or out, same named areas; routes stay
+      walkable); start views turned up to ±30° (Mission 3 ±20°), rides that start on foot face
+      any way; the time of day +0-30 min; the view a further ±5°;
+    * your horse has wandered 5-12 m off, any direction, where a ride starts (follow_dutch,
+      return_to_camp, follow_javier, return_to_camp);
+    * the hitching post on one of 8 spots of the yard, the barn horse in one of 5 stalls (then
+      up to 1.5 m more);
+    * the house's 5-7 drawers and cupboards, placed along its walls; 2-3 of them hold one
+      supply each (of canned food, coffee, medicine, canned beans, biscuits), one holds
+      revolver ammunition;
+    * 3-5 O'Driscolls who appear in the field south of the yard and each take cover among its
+      rocks and trees and 2-4 crates or barrels put there; each hides 1.3-2.2 s and stays out
+      0.8-1.3 s per cycle and, after a shot, with a chance of 0.15-0.45 runs to a cover at least
+      20° further round (within 18 m);
+    * John anywhere in the summit's clearing (±14 m east-west, ±3 m north-south of its middle,
+      off the route line), with everything placed around him;
+    * 3-5 wolves that appear 13-24 m from where kill_wolves starts, each circling the player
+      for 1-5 s (its own way round) before it charges, and again after each bite;
+    * the general store on one of the town's 6 plots (the others closed houses), its clerk,
+      counter and door with it; the catalogue's rows in a seeded order;
+    * enemy fire and hip fire.
 
     ## Episode End
     Terminated on success (``info["success"]``), on a failure scenario with
@@ -67,11 +109,17 @@ class RDR2Env(GameEnv):
     ``"abandoned <Name>"``, ``"<Name> was killed"`` (Dutch, Micah, Javier, John),
     ``"abandoned the homestead"``, ``"assaulted your horse"``, ``"killed your horse"``,
     ``"your horse was killed"``, ``"abandoned your horse"``, ``"assaulted the barn horse"``,
-    ``"killed the barn horse"``, ``"abandoned the barn horse"``, ``"you died"``; or when the agent
-    sends ``DONE``/``FAIL``. Truncated by Gymnasium's ``TimeLimit`` after 500 steps per
-    checkpoint: 4000 for Mission 1, 2500 for Mission 2, 500 for Mission 3; a checkpoint run
-    alone takes ``gym.make(..., task="mission1:<name>", max_episode_steps=500)``, which
-    ``gcc-gym run --per-task`` passes.
+    ``"killed the barn horse"``, ``"abandoned the barn horse"``, ``"you died"``, or a
+    checkpoint's time running out: ``"the O'Driscolls came back"`` (go_to_barn, 75 s),
+    ``"John froze to death"`` (search_for_john 150 s, carry_john 150 s); or when the agent
+    sends ``DONE``/``FAIL``. Companions wait for a lagging player 20-40 s in all (then go on
+    and a far player has abandoned them); the leashes are 60 m to a companion (25 m to Micah
+    in follow_micah, 30 m to Javier in search_for_john), 45 m to your horse (Mission 2: 70 m;
+    30 m in follow_dutch, 20 m in follow_javier and Mission 2's return_to_camp) and 20 m to a
+    led barn horse. Truncated by Gymnasium's ``TimeLimit`` after 500 steps per checkpoint:
+    4000 for Mission 1, 2500 for Mission 2, 500 for Mission 3; a checkpoint run alone takes
+    ``gym.make(..., task="mission1:<name>", max_episode_steps=500)``, which ``gcc-gym run
+    --per-task`` passes.
 
     ## Arguments
     ``task`` (``mission1``, ``mission2``, ``mission3`` or ``<mission>:<checkpoint>``),
@@ -80,10 +128,34 @@ class RDR2Env(GameEnv):
     loop does), ``fps`` (frames per game second sampled for video chunks, default 2),
     ``step_seconds`` (one state-mode tick and the shortest step, 0.25), ``think_time`` (lockstep
     latency in game seconds), ``render_mode`` (``"rgb_array"``), ``shaping`` (reward per unit of
-    progress, default 0.5).
+    progress, default 0.5), ``skills`` (``"curated"``, the default on the simulator, or
+    ``"all"``).
+
+    The evaluation profile for LMM agents (``GAME.eval_kwargs``, which
+    ``benchmarks/reference_policies.py`` applies) is ``think_time=1.0``: in lockstep, one game
+    second passes before every action, as the 0.5 s resume and 0.5 s pause animations of
+    Cradle's paused real-game loop do, while the world moves and the player cannot act.
 
     ## Version History
-    * v0 (unversioned ids): first release.
+    * v1 (unversioned ids): seeded content, partial credit, curated skills, capped composite
+      skills, the evaluation profile.
+    * v0: first release.
     """
 
     game_spec = GAME
+
+    def __init__(
+        self, backend: Backend, task: str | None = None, *, skills: str | None = None, **kw: Any
+    ) -> None:
+        super().__init__(backend, task, **kw)
+        sim = getattr(backend, "sim", None)
+        if skills is None:  # the paper's setting on the simulator; a real screen has no probe
+            skills = "curated" if sim is not None else "all"
+        self.skills = curate(self.skills, skills, self._tutorials_seen)
+
+    def _tutorials_seen(self) -> frozenset[str] | None:
+        """The tutorials this episode has shown; None before the first reset."""
+        try:
+            return frozenset(self.backend.probe().ui.tutorials_seen)
+        except (GCCError, AttributeError):  # before the first reset; no game state to read
+            return None

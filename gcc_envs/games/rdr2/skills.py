@@ -3,7 +3,8 @@
 Basic skills: ``turn(degree)``, ``move_forward(duration)``, ``shoot(x, y)``,
 ``select_item_at(x, y)``. Composite ones: ``turn_and_move_forward``, ``follow`` and
 ``navigate_path`` (closed loops over the minimap, ``duration`` iterations, 20 by default as in
-the paper), ``fight`` (a burst of sub-second punches). Plus what the missions need: horse
+the paper, but never more than :data:`COMPOSITE_BUDGET_S` game seconds per call, so one call
+cannot play a whole checkpoint), ``fight`` (a burst of sub-second punches). Plus what the missions need: horse
 handling, interaction, looting, the weapon wheel, aiming, reloading, jumping, climbing, running.
 
 Turning is a camera mouse: ``MoveBy`` pixels per degree come from a
@@ -45,6 +46,9 @@ ProgramGen = Generator[Event, "np.ndarray | None", None]
 WEAPONS = ("revolver", "rifle", "knife", "lasso", "fists", "bow")
 #: Seconds of walking between two looks at the minimap in ``follow``/``navigate_path``.
 STEP_S = 0.4
+#: Game seconds one ``follow``/``navigate_path`` call may run at most (about ten of its
+#: iterations): a call covers at most ~30 m riding, ~15 m on foot.
+COMPOSITE_BUDGET_S = 5.0
 #: Largest turn (degrees) one navigation iteration makes.
 MAX_STEER_DEG = 120.0
 #: ``follow`` stops walking when the ally's dot is this close (fraction of the minimap radius).
@@ -152,7 +156,10 @@ class RDR2Skills:
         frame = _need_frame((yield Wait(0.0)))
         circle = self.minimap_at(*frame.shape[:2])
         walking = False
+        spent = 0.0
         for _ in range(duration):
+            if spent + STEP_S > COMPOSITE_BUDGET_S + 1e-9:
+                break
             mm = vision.minimap_crop(frame, circle)
             if target == "route":
                 bearing = vision.route_bearing(mm, self.colours)
@@ -174,21 +181,24 @@ class RDR2Skills:
             dx, _ = self.mouse_px(frame, turn)
             if dx:
                 frame = _need_frame((yield MoveBy(dx, 0, TURN_GLIDE_S)))
+                spent += TURN_GLIDE_S
             frame = _need_frame((yield Wait(STEP_S)))
+            spent += STEP_S
         if walking:
             yield KeyUp("w")
 
     def navigate_path(self, duration: int = 20) -> ProgramGen:
         """Walk along the red route line of the minimap for `duration` iterations (~0.4 s each).
 
-        Reads the minimap only; stops early when no route is shown.
+        Reads the minimap only; stops early when no route is shown, and after 5 game seconds.
         """
         yield from self._steer(duration, "route")
 
     def follow(self, duration: int = 20) -> ProgramGen:
         """Follow the nearest ally (blue dot on the minimap) for `duration` iterations (~0.4 s each).
 
-        Stops walking while the ally is close; ends early when no ally is on the minimap.
+        Stops walking while the ally is close; ends early when no ally is on the minimap, and
+        after 5 game seconds.
         """
         yield from self._steer(duration, "ally")
 

@@ -1,8 +1,11 @@
 """RDR2's task table: the Cradle paper's three missions and their checkpoints.
 
 A mission is one episode over its checkpoints; ``progress`` is the share of checkpoints done
-(Mission 3, which has none, counts its key points instead). Any checkpoint alone is a task too,
-named ``<mission>:<checkpoint>`` (``mission1:protect_dutch``): the episode starts there with
+plus partial credit inside the current one (enemies down, supplies found, share of the way
+covered; the simulator's ``mission.partial``), so 3 of 4 O'Driscolls down counts. Mission 3,
+which has one checkpoint, counts its key points instead. Instructions say what the mission
+asks, as the game's objective line does, never how (which key, which skill). Any checkpoint
+alone is a task too, named ``<mission>:<checkpoint>`` (``mission1:protect_dutch``): the episode starts there with
 everything before it done and ends when it is passed, so success rates can be measured per
 checkpoint. Shaping is ``0.5 × Δprogress`` on top of ``+1`` for success (see the env card).
 """
@@ -31,20 +34,20 @@ class CheckpointRow:
 
 #: Every checkpoint, in mission order (the sim's mission files must list the same).
 CHECKPOINTS: tuple[CheckpointRow, ...] = (
-    CheckpointRow("mission1", "follow_dutch", "easy", "ride with Dutch to the homestead"),
-    CheckpointRow("mission1", "hitch_horse", "easy", "hitch the horse at the post"),
-    CheckpointRow("mission1", "search_house", "hard", "find supplies in the house (hold R)"),
-    CheckpointRow("mission1", "protect_dutch", "hard", "shoot the O'Driscolls (TAB for a gun)"),
-    CheckpointRow("mission1", "go_to_barn", "easy", "walk into the barn"),
-    CheckpointRow("mission1", "lead_horse", "hard", "calm the horse with E and lead it out"),
+    CheckpointRow("mission1", "follow_dutch", "easy", "follow Dutch"),
+    CheckpointRow("mission1", "hitch_horse", "easy", "hitch your horse"),
+    CheckpointRow("mission1", "search_house", "hard", "search the house for supplies"),
+    CheckpointRow("mission1", "protect_dutch", "hard", "protect Dutch"),
+    CheckpointRow("mission1", "go_to_barn", "easy", "go to the barn"),
+    CheckpointRow("mission1", "lead_horse", "hard", "get the horse out of the barn"),
     CheckpointRow("mission1", "follow_micah", "easy", "follow Micah"),
-    CheckpointRow("mission1", "return_to_camp", "easy", "ride back to camp"),
-    CheckpointRow("mission2", "follow_javier", "easy", "follow Javier to the mountain path"),
-    CheckpointRow("mission2", "search_for_john", "hard", "climb the ledges to find John"),
-    CheckpointRow("mission2", "carry_john", "hard", "pick John up and put him on a horse"),
-    CheckpointRow("mission2", "kill_wolves", "hard", "shoot the wolves"),
-    CheckpointRow("mission2", "return_to_camp", "easy", "ride back to camp"),
-    CheckpointRow("mission3", "buy_supplies", "hard", "find the store in town and buy supplies"),
+    CheckpointRow("mission1", "return_to_camp", "easy", "return to camp"),
+    CheckpointRow("mission2", "follow_javier", "easy", "follow Javier"),
+    CheckpointRow("mission2", "search_for_john", "hard", "search for John"),
+    CheckpointRow("mission2", "carry_john", "hard", "get John onto a horse"),
+    CheckpointRow("mission2", "kill_wolves", "hard", "fight off the wolves"),
+    CheckpointRow("mission2", "return_to_camp", "easy", "return to camp"),
+    CheckpointRow("mission3", "buy_supplies", "hard", "buy supplies in town"),
 )
 
 INSTRUCTIONS = {
@@ -58,10 +61,15 @@ INSTRUCTIONS = {
         "search for John, carry him to a horse, fight off the wolves and return to camp."
     ),
     "mission3": (
-        "Go to the town, find the general store and buy supplies for the camp. There is no "
-        "route on the map: explore."
+        "The camp is running low: go to town and buy supplies for the camp at the general store."
     ),
 }
+#: Cradle's success rates the papers report per checkpoint (seed 001: Protect Dutch 20 %).
+PAPER_SUCCESS = {"protect_dutch": 0.2}
+#: The evaluation profile for LMM agents (the spec's ``eval_kwargs``): in lockstep, a second
+#: of game time passes before each action, the 0.5 s resume and 0.5 s pause animations of
+#: Cradle's real-game loop, during which the world moves and the player cannot act.
+EVAL_KWARGS = {"think_time": 1.0}
 #: Mission 3's key points, in order, for partial credit.
 MISSION3_KEYS = ("in_town", "in_store", "shop_opened", "bought")
 
@@ -113,7 +121,7 @@ class MissionTask(Task):
             flags.update(self._mission3_keys(probe))
             progress = sum(self._keys.values()) / len(self._keys)
         else:
-            progress = done / total
+            progress = (done + (ms.partial if done < total else 0.0)) / total
         if ms.passed:
             progress = 1.0
         return TaskStatus(
@@ -174,6 +182,7 @@ TABLE: tuple[TaskSpec, ...] = (
             registered=False,
             parent=c.mission,
             script=_SCRIPT,
+            paper_success=PAPER_SUCCESS.get(c.name),
         )
         for c in CHECKPOINTS
     ),

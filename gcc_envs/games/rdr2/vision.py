@@ -38,6 +38,10 @@ class HudColours:
     route: tuple[int, int, int] = (214, 24, 24)
     ally: tuple[int, int, int] = (60, 140, 255)
     enemy: tuple[int, int, int] = (236, 40, 32)
+    #: The player's own horse (when not ridden).
+    horse: tuple[int, int, int] = (250, 140, 30)
+    #: The objective marker at the route line's end (on the rim when further).
+    objective: tuple[int, int, int] = (255, 214, 40)
     player: tuple[int, int, int] = (250, 250, 250)
     #: The accent strip down the left edge of a tutorial box.
     tutorial_accent: tuple[int, int, int] = (196, 30, 30)
@@ -134,7 +138,8 @@ def route_bearing(
 
     ``minimap`` is the square crop around the round minimap. The route starts at the player
     (the centre), so only red strokes reaching within ``start`` of the half-size of the centre
-    count — red enemy dots elsewhere do not. Route pixels in a ring around the centre (``ring``
+    count — red enemy dots elsewhere do not (when no stroke does, as when an ally's dot hides
+    the line's start, a long stroke reaching within twice that does). Route pixels in a ring around the centre (``ring``
     as fractions of the half-size) give the direction of the line's next stretch; if the ring
     is empty (the objective is very near) all the route's pixels are used.
     """
@@ -149,6 +154,14 @@ def route_bearing(
     near = np.zeros(n, bool)
     np.maximum.at(near, lab, dist <= start)
     keep = near[lab]
+    if int(keep.sum()) < min_pixels:
+        # its start hidden (under an ally's dot, say): a stroke, not a dot, that comes
+        # within twice as close
+        lo, hi = np.full(n, np.inf), np.zeros(n)
+        np.minimum.at(lo, lab, dist)
+        np.maximum.at(hi, lab, dist)
+        near = (lo <= 2 * start) & (hi - lo >= 0.25)
+        keep = near[lab]
     if int(keep.sum()) < min_pixels:
         return None
     bearing, dist = bearing[keep], dist[keep]
@@ -210,6 +223,32 @@ def prompt_shown(
     """Whether a key prompt (``[E] Hitch Horse``) shows: its white text in ``region``."""
     part = crop(frame, region)
     return float(colour_mask(part, colours.prompt_text, 8).mean()) >= min_fraction
+
+
+def glyph_score(frame: np.ndarray, mask: np.ndarray, x0: int, y0: int, slack: int = 1) -> float:
+    """How well white text shaped like ``mask`` (an alpha mask, 0-255) sits at (x0, y0):
+    the mean brightness (darkest channel) under the glyphs minus that around them, at the
+    best offset within ``slack`` pixels. About 0 where the text is not, up to ~255.
+
+    >>> f = np.zeros((12, 12, 3), np.uint8); m = np.zeros((4, 4), np.uint8); m[1:3, 1:3] = 255
+    >>> f[5:7, 5:7] = 255
+    >>> glyph_score(f, m, 4, 4) > 200, glyph_score(f, m, 0, 0) < 50
+    (True, True)
+    """
+    H, W = frame.shape[:2]
+    h, w = mask.shape
+    on, off = mask >= 160, mask <= 40
+    if not on.any() or not off.any():
+        return 0.0
+    best = 0.0
+    for dy in range(-slack, slack + 1):
+        for dx in range(-slack, slack + 1):
+            x, y = x0 + dx, y0 + dy
+            if x < 0 or y < 0 or x + w > W or y + h > H:
+                continue
+            b = frame[y : y + h, x : x + w].min(axis=2).astype(np.float32)
+            best = max(best, float(b[on].mean() - b[off].mean()))
+    return best
 
 
 def pause_menu_shown(frame: np.ndarray, colours: HudColours, min_run: float = 0.8) -> bool:

@@ -1,9 +1,9 @@
-"""The Chrome twins on a real Chromium: a scripted solution succeeds, nothing and a plausible
-wrong end state fail, and the servers are gone after ``close()``.
+"""The Chrome twins on a real Chromium are fair tests: the scripted policy (through the
+standard ``agents.make_policy``) succeeds, while doing nothing, a random policy, seed 0's input
+replayed on a seed whose choices differ, and a plausible wrong end state all fail; the servers
+are gone after ``close()``.
 
-Each test makes one env, resets it on a held-out seed, checks that waiting does not succeed,
-acts out a wrong end state (not a success), then the scripted solution (a success). The
-scripts are keyboard-and-mouse events sent through the env, a few events per step.
+One virtual display serves the whole module; each task's env resets on it per check.
 """
 
 from __future__ import annotations
@@ -11,24 +11,36 @@ from __future__ import annotations
 import json
 import os
 import shutil
-from collections.abc import Sequence
 
 import gymnasium as gym
 import pytest
 
+import agents
 import gcc_envs  # noqa: F401 - registers the ids
 from gcc_envs import Click, Hotkey, KeyPress, TypeText, Wait
+from gcc_envs.apps.chrome import SUITE
+from gcc_envs.apps.software import fairness
 from gcc_envs.apps.software.desktop import port_open
 from gcc_envs.apps.software.reading import ANSWER
 
 pytestmark = [
     pytest.mark.desktop,
     pytest.mark.slow,
-    pytest.mark.timeout(180),
+    pytest.mark.timeout(300),
     pytest.mark.skipif(shutil.which("Xvfb") is None, reason="Xvfb is not installed"),
     pytest.mark.skipif(shutil.which("chromium") is None, reason="Debian package chromium missing"),
 ]
-SEED = 7  # held out: the tables' decoys and rankings were looked at on seeds 0-5
+TASKS = [t.env_id(SUITE.title) for t in SUITE.tasks]
+WRONG_SEED = 7
+
+
+@pytest.fixture(scope="module")
+def display():
+    from gcc_envs.backends.desktop.display import VirtualDisplay
+
+    d = VirtualDisplay(SUITE.desktop["screen_size"])
+    yield d.name
+    d.close()
 
 
 def go(url: str) -> list:
@@ -36,130 +48,104 @@ def go(url: str) -> list:
 
 
 def follow(text: str) -> list:
-    """Find ``text`` on the page, leave the find bar (the match's link takes the focus), Enter."""
     return [Hotkey(("ctrl", "f")), TypeText(text, 0.01), KeyPress("esc"), KeyPress("enter")]
 
 
-def act(env: gym.Env, steps: Sequence[list]) -> dict:
-    info: dict = {}
-    for events in steps:
-        _, _, terminated, truncated, info = env.step(events)
-        assert info["last_action_error"] is None, info["last_action_error"]
-        if terminated or truncated:
-            break
-    return info
-
-
-def settle(env: gym.Env, seconds: float) -> dict:
-    """Wait up to ``seconds`` in steps of one second; stop early on success."""
-    info: dict = {}
-    for _ in range(int(seconds)):
-        _, _, terminated, _, info = env.step(Wait(1.0))
-        if terminated:
-            break
-    return info
-
-
-def passes(env: gym.Env, steps: Sequence[list]) -> bool:
-    """Act out ``steps``; whether the task's checker passes the desktop as it is now."""
-    act(env, steps)
-    return env.unwrapped.score() >= 1.0
-
-
-def done(env: gym.Env, seconds: int = 10) -> bool:
-    """Wait up to ``seconds`` for the end state (a file still being written), then say DONE:
-    whether the env judges the episode a success (the checker at the episode's end)."""
-    for _ in range(seconds):
-        if env.unwrapped.score() >= 1.0:
-            break
-        env.step(Wait(1.0))
-    _, _, terminated, _, info = env.step("DONE")
-    return bool(terminated and info["success"] and info["metrics"]["efficiency"] > 0)
-
-
-def answer(env: gym.Env) -> dict:
-    return json.loads((env.unwrapped.session.home / ANSWER).read_text())
+@pytest.mark.parametrize("env_id", TASKS)
+def test_the_scripted_policy_succeeds_and_nothing_random_and_replay_fail(env_id, display):
+    env = gym.make(env_id, display=display)
+    try:
+        solved = fairness.run_policy(env, agents.make_policy("scripted", env), seed=0)
+        assert solved.start_score == 0.0, "doing nothing succeeded"
+        assert solved.success and not solved.errors, (solved.info.get("check_error"), solved)
+        assert 0 < solved.info["metrics"]["efficiency"] <= 1.0
+        seed = fairness.other_seed(env, solved.chosen)
+        replayed = fairness.replay(env, solved.inputs, seed)
+        assert replayed.chosen != solved.chosen, "the seed did not vary the task"
+        assert replayed.start_score == 0.0 and not replayed.success, "seed 0's input solved it"
+        rand = fairness.random_episode(env, agents.make_policy("random", env, seed=0), seed=21)
+        assert not rand.success and rand.score == 0.0
+    finally:
+        env.close()
 
 
 @pytest.fixture
-def make():
+def wrong(display):
     made: list[gym.Env] = []
 
-    def _make(env_id: str) -> gym.Env:
-        env = gym.make(env_id)
+    def _make(env_id: str) -> tuple[gym.Env, str]:
+        env = gym.make(env_id, display=display)
         made.append(env)
-        env.reset(seed=SEED)
-        settle(env, 2)
-        assert env.unwrapped.score() == 0.0, "doing nothing succeeded"
-        return env
+        _, info = env.reset(seed=WRONG_SEED)
+        return env, info["instruction"]
 
     yield _make
     for env in made:
         env.close()
 
 
-def test_save_paper_pdf_wants_the_articles_pdf_not_a_look_alikes(make):
-    env = make("GCC/Chrome-SavePaperPDF")
-    site = json.loads((env.unwrapped.session.home / ".local/share/gcc-sites/site.json").read_text())
-    decoy = next(p for pid, p in site["papers"].items() if pid != "2403.03186")
-    act(env, [go("Towards General Computer Control"), follow(decoy["title"]),
-              [Wait(1.5), *follow("View PDF")]])  # fmt: skip
-    settle(env, 3)
-    assert env.unwrapped.score() == 0.0, "a look-alike's PDF counted"
-    act(env, [go("Towards General Computer Control"),
-              follow("Towards General Computer Control: A Multimodal"),
-              [Wait(1.5), *follow("View PDF")]])  # fmt: skip
-    assert done(env)
+def wrong_end(env: gym.Env, steps: list, settle_s: int = 0) -> float:
+    """Act out ``steps``, wait ``settle_s``, and what the checker says of the desktop."""
+    for events in steps:
+        info = env.step(events)[-1]
+        assert info["last_action_error"] is None, info["last_action_error"]
+    for _ in range(settle_s):
+        env.step(Wait(1.0))
+    return env.unwrapped.score()
 
 
-def test_post_on_twitter_wants_the_exact_text_posted(make):
-    env = make("GCC/Chrome-PostOnTwitter")
-    post = [KeyPress("tab"), TypeText("{}", 0.01), KeyPress("tab"), KeyPress("enter")]
-    wrong = [
-        e if not isinstance(e, TypeText) else TypeText("It is a good day.", 0.01) for e in post
-    ]
-    assert not passes(env, [go("twitter.com"), wrong, [Wait(1.0)]])
-    right = [e if not isinstance(e, TypeText) else TypeText("It's a good day.", 0.01) for e in post]
-    act(env, [go("twitter.com"), right])
-    assert done(env, 5)
+def site(env: gym.Env) -> dict:
+    return json.loads((env.unwrapped.session.home / ".local/share/gcc-sites/site.json").read_text())
 
 
-def test_open_last_closed_page_wants_the_last_one_not_the_one_before(make):
-    env = make("GCC/Chrome-OpenLastClosedPage")
-    first, last = answer(env)["closed"]
-    assert first != last
-    assert not passes(env, [[Hotkey(("ctrl", "t")), *go(first)], [Wait(1.0)]])
-    act(env, [[Hotkey(("ctrl", "shift", "t")), Wait(1.0)]])
-    assert done(env, 5)
+def test_a_look_alike_articles_pdf_does_not_count(wrong):
+    env, instruction = wrong("GCC/Chrome-SavePaperPDF")
+    target = site(env)["target"]["arxiv"]
+    decoy = next(p for pid, p in site(env)["papers"].items() if pid != target)
+    steps = [go(decoy["title"]), follow(decoy["title"]), [Wait(1.5), *follow("View PDF")]]
+    assert wrong_end(env, steps, settle_s=3) == 0.0
 
 
-def test_github_homepage_wants_tellarins_profile_not_a_look_alike(make):
-    env = make("GCC/Chrome-GoToGitHubHomepage")
-    assert not passes(env, [go("github.com/tellarin-dev"), [Wait(1.0)]])
-    act(env, [go("tellarin github"), follow("tellarin (B"), [Wait(1.5)]])
-    assert done(env, 5)
+def test_a_post_with_one_word_changed_does_not_count(wrong):
+    env, instruction = wrong("GCC/Chrome-PostOnTwitter")
+    text = instruction.split('"')[1]
+    changed = text.replace(text.split()[1], "very", 1)
+    post = [KeyPress("tab"), TypeText(changed, 0.01), KeyPress("tab"), KeyPress("enter")]
+    assert wrong_end(env, [go("twitter.com"), post, [Wait(1.0)]]) == 0.0
+
+
+def test_reopening_a_page_closed_before_the_last_ones_does_not_count(wrong):
+    env, instruction = wrong("GCC/Chrome-OpenLastClosedPage")
+    closed = json.loads((env.unwrapped.session.home / ANSWER).read_text())["closed"]
+    n = int(env.unwrapped.session.vars["closed_count"])
+    earlier = closed[-n - 1]  # the wrong one: closed just before the ones asked for
+    assert wrong_end(env, [[Hotkey(("ctrl", "t")), *go(earlier)], [Wait(1.0)]]) == 0.0
+
+
+def test_a_look_alike_users_page_does_not_count(wrong):
+    env, instruction = wrong("GCC/Chrome-GoToGitHubHomepage")
+    user = env.unwrapped.session.vars["user_handle"]
+    decoy = next(u for u in site(env)["users"] if u != user)
+    assert wrong_end(env, [go(f"github.com/{decoy}"), [Wait(1.0)]]) == 0.0
 
 
 MODE = Click(914, 345)  # the Mode list of chrome://settings/appearance on the 1280x800 screen
 
 
-def test_dark_mode_wants_dark_not_light(make):
-    env = make("GCC/Chrome-DarkMode")
-    light = [MODE, Wait(0.5), KeyPress("up"), KeyPress("up"), KeyPress("enter")]
-    act(env, [go("chrome://settings/appearance"), light])
+def test_the_devices_mode_does_not_count(wrong):
+    env, instruction = wrong("GCC/Chrome-DarkMode")
+    assert env.unwrapped.session.vars["theme_start"] != "device"  # the seed starts elsewhere
+    pick = [MODE, Wait(0.5), TypeText("dev", 0.05), KeyPress("enter")]  # Mode: Device
+    assert wrong_end(env, [go("chrome://settings/appearance"), pick], settle_s=12) == 0.0
     prefs = env.unwrapped.session.home / ".config/chromium/Default/Preferences"
-    settle(env, 13)
-    assert env.unwrapped.score() == 0.0, "light mode counted as dark"
-    assert json.loads(prefs.read_text())["browser"]["theme"]["color_scheme2"] == 1
-    dark = [MODE, Wait(0.5), KeyPress("down"), KeyPress("enter")]
-    act(env, [dark])
-    assert done(env, 15)
+    # the change was saved (0: the device's mode), and the checker saw it and said no
+    assert json.loads(prefs.read_text())["browser"]["theme"]["color_scheme2"] == 0
 
 
-def test_the_local_web_and_devtools_bind_loopback_and_are_gone_after_close():
-    env = gym.make("GCC/Chrome-OpenLastClosedPage")
+def test_the_local_web_and_devtools_bind_loopback_and_are_gone_after_close(display):
+    env = gym.make("GCC/Chrome-OpenLastClosedPage", display=display)
     try:
-        env.reset(seed=SEED)
+        env.reset(seed=WRONG_SEED)
         session = env.unwrapped.session
         key = json.loads((session.home / ANSWER).read_text())
         pids, ports = list(session.pids), [key[k] for k in ("web_port", "devtools_port")]

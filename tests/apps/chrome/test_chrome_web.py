@@ -39,6 +39,17 @@ def test_the_seed_varies_the_decoys_and_the_ranking_but_keeps_the_target():
     assert make_site(0) == a
 
 
+def test_only_the_target_title_holds_the_phrase_and_the_decoy_users_only_look_alike():
+    phrase = "Benchmarking Multimodal Agents"
+    paper = ("2404.07972", f"OSWorld: {phrase} for Open-Ended Tasks", phrase)
+    for seed in range(5):
+        site = make_site(seed, paper, ("quillon", "Q. Illon"))
+        holding = [pid for pid, p in site["papers"].items() if phrase.lower() in p["title"].lower()]
+        assert holding == ["2404.07972"] and len(site["papers"]) == 5
+        assert "quillon" in site["users"] and len(site["users"]) == 4
+        assert all("quillon" in u for u in site["users"])
+
+
 def _get(path: str, port: int, host: str, data: bytes | None = None, tls: bool = True):
     """(status, body) of a request to the local web as ``host`` would receive it."""
     ctx = ssl.create_default_context()
@@ -86,31 +97,34 @@ def test_saved_pdf_wants_the_articles_own_file_not_a_look_alike_or_a_partial(ses
     assert checkers.saved_pdf(session.probe()) == 1.0
 
 
-def test_dark_mode_reads_chromiums_saved_appearance_mode(session):
+def test_appearance_mode_reads_chromiums_saved_mode(session):
     prefs = session.home / PROFILE / "Default" / "Preferences"
     prefs.parent.mkdir(parents=True)
-    assert checkers.dark_mode(session.probe()) == 0.0
-    for scheme, want in ((1, 0.0), (0, 0.0), (2, 1.0)):
+    assert checkers.appearance_mode(session.probe(), "dark") == 0.0
+    for scheme, dark, light in ((1, 0.0, 1.0), (0, 0.0, 0.0), (2, 1.0, 0.0)):
         prefs.write_text(json.dumps({"browser": {"theme": {"color_scheme2": scheme}}}))
-        assert checkers.dark_mode(session.probe()) == want
+        assert checkers.appearance_mode(session.probe(), "dark") == dark
+        assert checkers.appearance_mode(session.probe(), "light") == light
 
 
 def test_tab_checkers_match_host_and_path_only(session, monkeypatch):
-    write_answer(session.home, devtools_port=1, last_closed="https://en.wikipedia.org/wiki/Glacier")
+    wiki = "https://en.wikipedia.org/wiki/"
+    write_answer(session.home, devtools_port=1, closed=[wiki + "Sundial", wiki + "Glacier"])
     tabs = [{"url": "https://github.com/tellarin-dev"}, {"url": "https://en.wikipedia.org/"}]
     monkeypatch.setattr(checkers, "open_tabs", lambda probe: tabs)
-    assert (
-        checkers.on_profile(session.probe()) == 0.0
-        and checkers.reopened_last_closed(session.probe()) == 0.0
-    )
+    probe = session.probe()
+    assert checkers.on_profile(probe, "tellarin") == 0.0
+    assert checkers.reopened_last_closed(probe, 1) == 0.0
     tabs += [
         {"url": "https://www.github.com/tellarin/"},
         {"url": "http://en.wikipedia.org/wiki/Glacier"},
     ]
-    assert (
-        checkers.on_profile(session.probe()) == 1.0
-        and checkers.reopened_last_closed(session.probe()) == 1.0
-    )
+    assert checkers.on_profile(probe, "tellarin") == 1.0
+    assert checkers.reopened_last_closed(probe, "1") == 1.0
+    assert checkers.reopened_last_closed(probe, 2) == 0.0  # the one before is still closed
+    tabs.append({"url": wiki + "Sundial"})
+    assert checkers.reopened_last_closed(probe, 2) == 1.0
+    assert checkers.reopened_last_closed(probe, 1) == 0.0  # one more than asked for is open
 
 
 def test_open_tabs_is_empty_when_the_browser_does_not_answer(session):

@@ -21,6 +21,7 @@ import gcc_envs  # noqa: F401 - registers the ids
 from agents.cradle import CradlePolicy
 from agents.cradle.testing import FakeOpenAI
 from agents.cradle.testing.replies import module_of
+from gcc_envs.apps.software import fairness
 from wrappers import ChunkVideo, DrawPointer
 
 pytestmark = [
@@ -30,23 +31,24 @@ pytestmark = [
     pytest.mark.skipif(shutil.which("Xvfb") is None, reason="Xvfb is not installed"),
 ]
 KEY = "GCC_TEST_OPENAI_KEY"
-# One task per app and the actions the scripted model gives, a step (<= 2 calls) per line.
+# One task per app: its program, the seeded choices its plan is for (the test resets on a seed
+# that makes them), and the actions the scripted model gives, a step (<= 2 calls) per line.
 PLANS = {
-    "GCC/Chrome-OpenLastClosedPage": ("chromium", [
+    "GCC/Chrome-OpenLastClosedPage": ("chromium", {"closed_count": "1"}, [
         "wait(seconds=1)", "hotkey(keys='ctrl+shift+t')\nwait(seconds=1)",
     ]),
-    "GCC/Outlook-EmptyJunk": ("thunderbird", [
+    "GCC/Outlook-EmptyJunk": ("thunderbird", {"extra": "Projects"}, [
         "wait(seconds=2)\nclick_at(x=128, y=244)", "wait(seconds=1.5)\nclick_at(x=435, y=140)",
         "hotkey(keys='ctrl+a')\npress_key(key='delete')",
     ]),
-    "GCC/Meitu-ApplyFilter": ("gimp", [
+    "GCC/Meitu-ApplyFilter": ("gimp", {}, [
         "click_at(x=200, y=680)\npress_key(key='/')", "wait(seconds=1)\ntype_text(text='Value Invert')",
         "wait(seconds=1)\npress_key(key='enter')", "wait(seconds=1)\nhotkey(keys='ctrl+shift+e')",
         "wait(seconds=1.5)\nhotkey(keys='ctrl+a')",
         "type_text(text='A_filtered.jpg')\npress_key(key='enter')",
         "wait(seconds=1.5)\npress_key(key='enter')",
     ]),
-    "GCC/CapCut-TrimFirstAndLast": ("shotcut", [
+    "GCC/CapCut-TrimFirstAndLast": ("shotcut", {"cut_start": "1", "cut_end": "5"}, [
         "wait(seconds=1)\nclick_at(x=780, y=270)", "press_key(key='k')\ndouble_click_at(x=692, y=426)",
         "hotkey(keys='ctrl+a')\ntype_text(text='00:00:05:00')",
         "press_key(key='enter')\nclick_at(x=780, y=270)",
@@ -56,7 +58,7 @@ PLANS = {
         "wait(seconds=1.5)\nclick_at(x=306, y=434)", "wait(seconds=2)\nhotkey(keys='ctrl+a')",
         "type_text(text='trimmed.mp4')\npress_key(key='enter')",
     ]),
-    "GCC/Feishu-SendHiToCradle": ("hexchat", [
+    "GCC/Feishu-SendHiToCradle": ("hexchat", {"text": "Hi", "contact": "Cradle"}, [
         "click_at(x=600, y=784)\ntype_text(text='/msg Cradle Hi')",
         "press_key(key='enter')\nwait(seconds=1)",
     ]),
@@ -88,7 +90,7 @@ def _image(url: str) -> np.ndarray:
 
 @pytest.mark.parametrize("env_id", sorted(PLANS))
 def test_cradle_does_one_task_of_each_app_through_the_software_prompts(env_id, monkeypatch):
-    program, actions = PLANS[env_id]
+    program, choices, actions = PLANS[env_id]
     if shutil.which(program) is None or (
         "Outlook" in env_id and not os.path.exists("/usr/lib/dovecot/imap")
     ):
@@ -102,7 +104,7 @@ def test_cradle_does_one_task_of_each_app_through_the_software_prompts(env_id, m
             env, base_url=server.base_url, api_key_env=KEY, game="desktop/software"
         )
         assert policy.max_calls == 2
-        obs, info = env.reset(seed=3)
+        obs, info = env.reset(seed=fairness.seed_choosing(env, choices))
         policy.reset(info)
         success = False
         for _ in range(len(actions) + 12):

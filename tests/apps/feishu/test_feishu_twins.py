@@ -1,9 +1,11 @@
-"""The Feishu twins on real Debian programs (Orage; ngIRCd + HexChat on loopback): a scripted
-solution succeeds, doing nothing and a plausible wrong end state fail, and the chat server
-and contacts are gone after ``close()``.
+"""The Feishu twins on real Debian programs (Orage; ngIRCd + HexChat on loopback) are fair
+tests: the scripted policy (through ``agents.make_policy``) succeeds, while doing nothing,
+seed 0's input replayed on a seed whose choices differ, and a plausible wrong end state (part
+of the title, a message in the team channel, another folder's bill, another status) fail;
+the chat server and contacts are gone after ``close()``. The random policy's runs are in
+``benchmarks/apps_fairness.py``.
 
-The scripts are keyboard-and-mouse events through the env: Orage's menu and appointment
-window, HexChat's input line (its commands, as a person types them).
+One virtual display serves the whole module; each task's env resets on it per check.
 """
 
 from __future__ import annotations
@@ -16,16 +18,19 @@ from collections.abc import Sequence
 import gymnasium as gym
 import pytest
 
+import agents
 import gcc_envs  # noqa: F401 - registers the ids
 from gcc_envs import Click, KeyPress, TypeText, Wait
+from gcc_envs.apps.feishu import SUITE
 from gcc_envs.apps.feishu.checkers import events
+from gcc_envs.apps.software import fairness
 from gcc_envs.apps.software.desktop import port_open
 from gcc_envs.apps.software.reading import ANSWER
 
 pytestmark = [
     pytest.mark.desktop,
     pytest.mark.slow,
-    pytest.mark.timeout(180),
+    pytest.mark.timeout(300),
     pytest.mark.skipif(shutil.which("Xvfb") is None, reason="Xvfb is not installed"),
 ]
 needs_chat = pytest.mark.skipif(
@@ -33,113 +38,106 @@ needs_chat = pytest.mark.skipif(
     reason="Debian packages hexchat and ngircd missing",
 )
 needs_orage = pytest.mark.skipif(shutil.which("orage") is None, reason="Debian orage missing")
-SEED = 7
+WRONG_SEED = 7
 INPUT = Click(600, 784)  # HexChat's input line
+TASKS = [
+    pytest.param(t.env_id(SUITE.title), marks=needs_orage if t.key == "appointment" else needs_chat)
+    for t in SUITE.tasks
+    if t.script
+]
+
+
+@pytest.fixture(scope="module")
+def display():
+    from gcc_envs.backends.desktop.display import VirtualDisplay
+
+    d = VirtualDisplay(SUITE.desktop["screen_size"])
+    yield d.name
+    d.close()
+
+
+@pytest.mark.parametrize("env_id", TASKS)
+def test_the_scripted_policy_succeeds_and_nothing_and_replay_fail(env_id, display):
+    env = gym.make(env_id, display=display)
+    try:
+        solved = fairness.run_policy(env, agents.make_policy("scripted", env), seed=0)
+        assert solved.start_score == 0.0, "doing nothing succeeded"
+        assert solved.success and not solved.errors, (solved.info.get("check_error"), solved)
+        assert solved.info["metrics"]["efficiency"] > 0  # expected steps / steps
+        seed = fairness.other_seed(env, solved.chosen)
+        replayed = fairness.replay(env, solved.inputs, seed)
+        assert replayed.chosen != solved.chosen, "the seed did not vary the task"
+        assert replayed.start_score == 0.0 and not replayed.success, "seed 0's input solved it"
+    finally:
+        env.close()
 
 
 def say(line: str) -> list:
     return [INPUT, TypeText(line, 0.02), KeyPress("enter"), Wait(1.5)]
 
 
-def act(env: gym.Env, steps: Sequence[list]) -> dict:
-    info: dict = {}
-    for events_ in steps:
-        _, _, terminated, _, info = env.step(events_)
-        assert info["last_action_error"] is None, info["last_action_error"]
-        if terminated:
-            break
-    return info
-
-
-def settle(env: gym.Env, seconds: int) -> dict:
-    info: dict = {}
-    for _ in range(seconds):
-        _, _, terminated, _, info = env.step(Wait(1.0))
-        if terminated:
-            break
-    return info
-
-
-def passes(env: gym.Env, steps: Sequence[list]) -> bool:
-    """Act out ``steps``; whether the task's checker passes the desktop as it is now."""
-    act(env, steps)
-    return env.unwrapped.score() >= 1.0
-
-
-def done(env: gym.Env, seconds: int = 5) -> bool:
-    """Wait up to ``seconds`` for the end state (a file still being written), then say DONE:
-    whether the env judges the episode a success (the checker at the episode's end)."""
-    for _ in range(seconds):
-        if env.unwrapped.score() >= 1.0:
-            break
-        env.step(Wait(1.0))
-    _, _, terminated, _, info = env.step("DONE")
-    return bool(terminated and info["success"] and info["metrics"]["efficiency"] > 0)
-
-
 @pytest.fixture
-def make():
+def wrong(display):
     made: list[gym.Env] = []
 
-    def _make(env_id: str) -> gym.Env:
-        env = gym.make(env_id)
+    def _make(env_id: str) -> tuple[gym.Env, dict[str, str]]:
+        env = gym.make(env_id, display=display)
         made.append(env)
-        env.reset(seed=SEED)
-        settle(env, 2)
+        env.reset(seed=WRONG_SEED)
+        env.step(Wait(2.0))
         assert env.unwrapped.score() == 0.0, "doing nothing succeeded"
-        return env
+        return env, dict(env.unwrapped.session.vars)
 
     yield _make
     for env in made:
         env.close()
 
 
+def wrong_end(env: gym.Env, steps: Sequence[list], settle_s: int = 2) -> float:
+    """Act out ``steps``, wait ``settle_s``, and what the checker says of the desktop."""
+    for events_ in steps:
+        info = env.step(events_)[-1]
+        assert info["last_action_error"] is None, info["last_action_error"]
+    for _ in range(settle_s):
+        env.step(Wait(1.0))
+    return env.unwrapped.score()
+
+
 @needs_orage
-def test_focus_time_wants_that_title_today(make):
-    env = make("GCC/Feishu-FocusTimeAppointment")
-
-    def appointment(title: str) -> list:  # File > New; the title; Save (the first tool)
-        return [Click(545, 329), Wait(1.0), Click(572, 354), Wait(2.0), TypeText(title, 0.02),
-                Wait(0.3), Click(26, 66), Wait(1.5)]  # fmt: skip
-
-    assert not passes(env, [appointment("Focus")])
+def test_part_of_the_title_does_not_count(wrong):
+    env, chosen = wrong("GCC/Feishu-FocusTimeAppointment")
+    part = chosen["title"].split()[0]
+    appointment = [Click(545, 329), Wait(1.0), Click(572, 354), Wait(2.0), TypeText(part, 0.02),
+                   Wait(0.3), Click(26, 66), Wait(1.5)]  # fmt: skip
+    assert wrong_end(env, [appointment]) == 0.0
     ics = (env.unwrapped.session.home / ".local/share/orage/orage.ics").read_text()
-    assert [e["SUMMARY"] for e in events(ics)] == ["Focus"]  # saved, but not the title asked
-    close = [Click(69, 66), Wait(1.0)]  # the appointment window's Close tool
-    act(env, [[*close, *appointment("Focus time")]])
-    assert done(env)
+    assert [e["SUMMARY"] for e in events(ics)] == [part]  # saved, but not the title asked
 
 
 @needs_chat
-def test_hi_to_cradle_wants_a_private_message_not_the_team_channel(make):
-    env = make("GCC/Feishu-SendHiToCradle")
-    assert not passes(env, [say("Hi")])  # said in #team
-    act(env, [say("/msg Cradle Hi")])
-    assert done(env)
+def test_the_message_in_the_team_channel_does_not_count(wrong):
+    env, chosen = wrong("GCC/Feishu-SendHiToCradle")
+    assert wrong_end(env, [say(chosen["text"])]) == 0.0  # said in #team
 
 
 @needs_chat
-def test_bill_to_borje_wants_that_file_not_a_look_alike(make):
-    env = make("GCC/Feishu-SendBillToBorje")
-    home = env.unwrapped.session.home
-    assert not passes(env, [say(f"/dcc send Borje {home}/Desktop/aws-bill-2023.pdf"), [Wait(2.0)]])
-    act(env, [say(f"/dcc send Borje {home}/Desktop/aws-bill.pdf")])
-    assert done(env)
+def test_another_folders_bill_does_not_count(wrong):
+    env, chosen = wrong("GCC/Feishu-SendBillToBorje")
+    other = next(f for f in ("Desktop", "Documents", "Downloads") if f != chosen["folder"])
+    assert wrong_end(env, [say(f"/dcc send Borje ~/{other}/aws-bill.pdf")], settle_s=3) == 0.0
 
 
 @needs_chat
-def test_status_wants_in_meeting_not_another_message(make):
-    env = make("GCC/Feishu-StatusInMeeting")
-    assert not passes(env, [say("/away Busy")])
-    act(env, [say("/away In meeting")])
-    assert done(env)
+def test_another_status_does_not_count(wrong):
+    env, chosen = wrong("GCC/Feishu-StatusInMeeting")
+    assert wrong_end(env, [say(f"/away {chosen['text']} soon")]) == 0.0
 
 
 @needs_chat
-def test_the_chat_server_and_contacts_bind_loopback_and_are_gone_after_close():
-    env = gym.make("GCC/Feishu-SendHiToCradle")
+def test_the_chat_server_and_contacts_bind_loopback_and_are_gone_after_close(display):
+    env = gym.make("GCC/Feishu-SendHiToCradle", display=display)
     try:
-        env.reset(seed=SEED)
+        env.reset(seed=WRONG_SEED)
         session = env.unwrapped.session
         key = json.loads((session.home / ANSWER).read_text())
         pids, ports = list(session.pids), [key[k] for k in ("chat_port",)]
@@ -148,4 +146,11 @@ def test_the_chat_server_and_contacts_bind_loopback_and_are_gone_after_close():
         env.close()
     assert not port_open(ports[0])
     for pid in pids:
-        assert not os.path.exists(f"/proc/{pid}"), f"pid {pid} still runs"
+        assert not os.path.exists(f"/proc/{pid}") or _zombie(pid), f"pid {pid} still runs"
+
+
+def _zombie(pid: int) -> bool:
+    try:
+        return open(f"/proc/{pid}/stat").read().split()[2] == "Z"
+    except OSError:
+        return True

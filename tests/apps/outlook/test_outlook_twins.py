@@ -1,9 +1,13 @@
-"""The Outlook twins on a real Thunderbird against Dovecot and the SMTP sink on loopback:
-a scripted solution succeeds, doing nothing and a plausible wrong end state fail, and the
-mail servers are gone after ``close()``.
+"""The Outlook twins on a real Thunderbird against Dovecot and the SMTP sink on loopback are
+fair tests: the scripted policy (through ``agents.make_policy``) succeeds, while doing nothing,
+seed 0's input replayed on a seed whose choices differ, and a plausible wrong end state fail;
+the mail servers are gone after ``close()``. The replay is itself the plausible wrong end
+state of four tasks (a mail with another subject or to another address, a reply with another
+text, a rule forwarding elsewhere, another month's bill attached); the two others get their
+own (one junk mail deleted, a look-alike opened). The random policy's runs are in
+``benchmarks/apps_fairness.py``.
 
-The scripts are keyboard-and-mouse events through the env (Thunderbird's shortcuts, its
-quick filter, its dialogs at their places on the 1280x800 screen).
+One virtual display serves the whole module; each task's env resets on it per check.
 """
 
 from __future__ import annotations
@@ -14,37 +18,53 @@ import shutil
 from collections.abc import Sequence
 
 import gymnasium as gym
+import numpy as np
 import pytest
 
+import agents
 import gcc_envs  # noqa: F401 - registers the ids
+from agents.scripted.outlook import junk_row, subject_lines
 from gcc_envs import Click, Hotkey, KeyPress, TypeText, Wait
-from gcc_envs.apps.outlook.mailbox import headers_of, make_mailbox
+from gcc_envs.apps.outlook import SUITE
+from gcc_envs.apps.software import fairness
 from gcc_envs.apps.software.desktop import port_open
 from gcc_envs.apps.software.reading import ANSWER
 
 pytestmark = [
     pytest.mark.desktop,
     pytest.mark.slow,
-    pytest.mark.timeout(180),
+    pytest.mark.timeout(300),
     pytest.mark.skipif(shutil.which("Xvfb") is None, reason="Xvfb is not installed"),
     pytest.mark.skipif(shutil.which("thunderbird") is None, reason="Debian thunderbird missing"),
     pytest.mark.skipif(not os.path.exists("/usr/lib/dovecot/imap"), reason="dovecot-imapd missing"),
 ]
-SEED = 7
-CARD = 75  # height of a message card in the list (cards view)
+TASKS = [t.env_id(SUITE.title) for t in SUITE.tasks]
+WRONG_SEED = 7
 
 
-def card(k: int) -> Click:
-    """The k-th message card while the quick filter bar is open."""
-    return Click(435, 250 + CARD * k)
+@pytest.fixture(scope="module")
+def display():
+    from gcc_envs.backends.desktop.display import VirtualDisplay
+
+    d = VirtualDisplay(SUITE.desktop["screen_size"])
+    yield d.name
+    d.close()
 
 
-def compose(to: str, subject: str) -> list:
-    return [Hotkey(("ctrl", "n")), Wait(2.5), TypeText(to, 0.02), Wait(0.3), KeyPress("tab"),
-            Wait(0.3), KeyPress("tab"), Wait(0.3), TypeText(subject, 0.02)]  # fmt: skip
-
-
-SEND = [Hotkey(("ctrl", "enter")), Wait(1.0), KeyPress("enter"), Wait(3.0)]  # and confirm
+@pytest.mark.parametrize("env_id", TASKS)
+def test_the_scripted_policy_succeeds_and_nothing_and_replay_fail(env_id, display):
+    env = gym.make(env_id, display=display)
+    try:
+        solved = fairness.run_policy(env, agents.make_policy("scripted", env), seed=0)
+        assert solved.start_score == 0.0, "doing nothing succeeded"
+        assert solved.success and not solved.errors, (solved.info.get("check_error"), solved)
+        assert solved.info["metrics"]["efficiency"] > 0  # expected steps / steps
+        seed = fairness.other_seed(env, solved.chosen)
+        replayed = fairness.replay(env, solved.inputs, seed)
+        assert replayed.chosen != solved.chosen, "the seed did not vary the task"
+        assert replayed.start_score == 0.0 and not replayed.success, "seed 0's input solved it"
+    finally:
+        env.close()
 
 
 def quick_filter(text: str) -> list:
@@ -52,142 +72,54 @@ def quick_filter(text: str) -> list:
             Wait(1.5)]  # fmt: skip
 
 
-def act(env: gym.Env, steps: Sequence[list]) -> dict:
-    info: dict = {}
-    for events in steps:
-        _, _, terminated, _, info = env.step(events)
-        assert info["last_action_error"] is None, info["last_action_error"]
-        if terminated:
-            break
-    return info
-
-
-def settle(env: gym.Env, seconds: int) -> dict:
-    info: dict = {}
-    for _ in range(seconds):
-        _, _, terminated, _, info = env.step(Wait(1.0))
-        if terminated:
-            break
-    return info
-
-
-def passes(env: gym.Env, steps: Sequence[list]) -> bool:
-    """Act out ``steps``; whether the task's checker passes the desktop as it is now."""
-    act(env, steps)
-    return env.unwrapped.score() >= 1.0
-
-
-def done(env: gym.Env, seconds: int = 6) -> bool:
-    """Wait up to ``seconds`` for the end state (a file still being written), then say DONE:
-    whether the env judges the episode a success (the checker at the episode's end)."""
-    for _ in range(seconds):
-        if env.unwrapped.score() >= 1.0:
-            break
-        env.step(Wait(1.0))
-    _, _, terminated, _, info = env.step("DONE")
-    return bool(terminated and info["success"] and info["metrics"]["efficiency"] > 0)
-
-
 @pytest.fixture
-def make():
+def wrong(display):
     made: list[gym.Env] = []
 
-    def _make(env_id: str) -> gym.Env:
-        env = gym.make(env_id)
+    def _make(env_id: str) -> tuple[gym.Env, dict[str, str], np.ndarray]:
+        env = gym.make(env_id, display=display)
         made.append(env)
-        env.reset(seed=SEED)
-        settle(env, 3)
+        env.reset(seed=WRONG_SEED)
+        obs = env.step(Wait(3.0))[0]
         assert env.unwrapped.score() == 0.0, "doing nothing succeeded"
-        return env
+        return env, dict(env.unwrapped.session.vars), obs
 
     yield _make
     for env in made:
         env.close()
 
 
-def test_send_hello_friend_wants_the_exact_subject(make):
-    env = make("GCC/Outlook-SendHelloFriend")
-    assert not passes(env, [compose("borje@baai.ac.cn", "Hello friends"), SEND])
-    act(env, [compose("borje@baai.ac.cn", "Hello friend"), SEND])
-    assert done(env)
+def wrong_end(env: gym.Env, steps: Sequence[list], settle_s: int = 3) -> float:
+    """Act out ``steps``, wait ``settle_s``, and what the checker says of the desktop."""
+    for events in steps:
+        info = env.step(events)[-1]
+        assert info["last_action_error"] is None, info["last_action_error"]
+    for _ in range(settle_s):
+        env.step(Wait(1.0))
+    return env.unwrapped.score()
 
 
-def test_empty_junk_wants_every_junk_message_gone(make):
-    env = make("GCC/Outlook-EmptyJunk")
-    spam = [Click(128, 244), Wait(1.5)]
-    assert not passes(env, [[*spam, Click(435, 140), Wait(0.5), KeyPress("delete"), Wait(2.0)]]), (
-        "deleting one junk message emptied the folder"
-    )
-    act(env, [[Click(435, 140), Wait(0.5), Hotkey(("ctrl", "a")), KeyPress("delete"), Wait(2.0)]])
-    assert done(env)
+def test_deleting_one_junk_mail_does_not_empty_the_folder(wrong):
+    env, _, obs = wrong("GCC/Outlook-EmptyJunk")
+    y = junk_row(obs)
+    assert y is not None, "the junk folder's icon is not on the screen"
+    one = [Click(128, y), Wait(1.5), Click(435, 140), Wait(0.5), KeyPress("delete"), Wait(2.0)]
+    assert wrong_end(env, [one]) == 0.0
 
 
-def test_reply_to_borje_wants_the_text_in_a_reply_to_his_mail(make):
-    env = make("GCC/Outlook-ReplyToBorje")
-
-    def reply(text: str) -> list:
-        return [[*quick_filter("Karlsson"), card(0), Wait(1.0)],
-                [Hotkey(("ctrl", "r")), Wait(2.5), TypeText(text, 0.02), *SEND]]  # fmt: skip
-
-    assert not passes(env, reply("Got it."))
-    act(env, reply("Got it. Thanks."))
-    assert done(env)
+def test_opening_a_look_alike_subject_does_not_count(wrong):
+    env, chosen, _ = wrong("GCC/Outlook-OpenUrgentMeeting")
+    obs = env.step(quick_filter(chosen["subject"]))[0]
+    lines = subject_lines(obs)
+    assert len(lines) >= 3, lines  # the mail and at least two look-alikes
+    y = max(lines, key=lambda line: line[1])[0]  # the widest: a look-alike
+    assert wrong_end(env, [[Click(435, y), Wait(1.5)]]) == 0.0
 
 
-def test_open_urgent_meeting_wants_that_mail_not_a_look_alike(make):
-    env = make("GCC/Outlook-OpenUrgentMeeting")
-    inbox = [headers_of(m) for m in make_mailbox(_mailbox_seed(SEED))["INBOX"]]
-    # the quick filter keeps mails with both words, newest first (as Thunderbird lists them)
-    hits = [str(m["Subject"]) for m in inbox
-            if {"urgent", "meeting"} <= set(str(m["Subject"]).lower().replace(":", " ").split())]  # fmt: skip
-    right = hits.index("Urgent meeting")
-    wrong = next(k for k in range(len(hits)) if k != right)
-    assert not passes(env, [quick_filter("Urgent meeting"), [card(wrong), Wait(1.5)]])
-    act(env, [[card(right), Wait(1.5)]])
-    assert done(env)
-
-
-def _mailbox_seed(seed: int) -> int:
-    import numpy as np
-
-    return int(np.random.default_rng(seed).integers(2**31))  # as mail_server draws it
-
-
-def test_forward_all_wants_a_rule_for_every_mail_to_borje(make):
-    env = make("GCC/Outlook-ForwardAllToBorje")
-
-    def rule(address: str) -> list:
-        return [[Click(952, 262), Wait(2.0), TypeText(f"To {address}", 0.02), Click(803, 343),
-                 Wait(0.3), Click(295, 528), Wait(1.0)],
-                [Click(292, 177), Wait(0.8), Click(687, 528), TypeText(address, 0.02), Wait(0.3)],
-                [Click(1039, 705), Wait(2.0)]]  # fmt: skip
-
-    filters = [Click(900, 600), Wait(0.3), Hotkey(("alt", "t")), Wait(1.0), KeyPress("f"), Wait(2)]
-    close = [[Click(1031, 159), Wait(2.0)]]
-    assert not passes(env, [filters, *rule("borje@baai.ac"), *close])
-    act(env, [filters, *rule("borje@baai.ac.cn"), *close])
-    assert done(env)
-
-
-def test_attach_aws_bill_wants_that_pdf_in_a_draft_not_another(make):
-    env = make("GCC/Outlook-AttachAwsBill")
-    home = str(env.unwrapped.session.home)
-
-    def draft(name: str) -> list:
-        return [[Hotkey(("ctrl", "n")), Wait(2.5), Hotkey(("ctrl", "shift", "a")), Wait(1.5),
-                 Hotkey(("ctrl", "l")), Hotkey(("ctrl", "a")), TypeText(f"{home}/Desktop/{name}", 0.02),
-                 Wait(0.8), KeyPress("enter"), Wait(1.5)],
-                [Hotkey(("ctrl", "s")), Wait(3.0)]]  # fmt: skip
-
-    assert not passes(env, draft("aws-bill-2023.pdf"))
-    act(env, draft("aws-bill.pdf"))
-    assert done(env)
-
-
-def test_the_mail_servers_bind_loopback_and_are_gone_after_close():
-    env = gym.make("GCC/Outlook-EmptyJunk")
+def test_the_mail_servers_bind_loopback_and_are_gone_after_close(display):
+    env = gym.make("GCC/Outlook-EmptyJunk", display=display)
     try:
-        env.reset(seed=SEED)
+        env.reset(seed=WRONG_SEED)
         session = env.unwrapped.session
         key = json.loads((session.home / ANSWER).read_text())
         pids, ports = list(session.pids), [key[k] for k in ("imap_port", "smtp_port")]
@@ -196,4 +128,11 @@ def test_the_mail_servers_bind_loopback_and_are_gone_after_close():
         env.close()
     assert not any(port_open(p) for p in ports)
     for pid in pids:
-        assert not os.path.exists(f"/proc/{pid}"), f"pid {pid} still runs"
+        assert not os.path.exists(f"/proc/{pid}") or _zombie(pid), f"pid {pid} still runs"
+
+
+def _zombie(pid: int) -> bool:
+    try:
+        return open(f"/proc/{pid}/stat").read().split()[2] == "Z"
+    except OSError:
+        return True

@@ -23,7 +23,7 @@ def test_the_data_tables_have_enough_items_categories_and_customers():
 def test_a_day_runs_from_the_newspaper_through_customers_to_the_stats_page():
     sim = sim_at(0, days=1)
     s = sim.state
-    assert s.screen == "news" and 5 <= s.today <= 11
+    assert s.screen == "news" and 5 <= s.today <= 10
     click(sim, "open")
     seen = set()
     while s.screen != "stats":
@@ -217,3 +217,22 @@ def test_same_seed_same_play_gives_the_same_week():
     a, fa = run(9)
     b, fb = run(9)
     assert a == b and np.array_equal(fa, fb)
+
+
+@pytest.mark.parametrize("reputation", [-100.0, 100.0])
+def test_a_day_brings_five_to_ten_customers_whatever_the_reputation_and_pawners(reputation):
+    from dataclasses import replace
+
+    from gcc_envs.games.dealers_life2.sim import economy
+
+    data = load_data()
+    lo, hi = data.economy.customers
+    for seed in range(30):
+        rng = np.random.default_rng(seed)
+        s = shop.new_week(data, rng, 7)
+        s.reputation = reputation
+        if seed % 2:  # pawners coming back today count among the day's customers
+            s.pawns = [replace(p, returns_on=s.day) for p in s.pawns] or s.pawns
+        back = sum(p.returns_on == s.day for p in s.pawns)
+        n = back + len(economy.day_roles(s, data, rng))
+        assert lo <= n <= max(hi, back + 1), (seed, n, back)

@@ -9,11 +9,16 @@ from gcc_envs.games.rdr2.sim import geometry as geo
 
 
 def make(
-    mission: str, checkpoint: str | None = None, seed: int = 0, single: bool | None = None
+    mission: str,
+    checkpoint: str | None = None,
+    seed: int = 0,
+    single: bool | None = None,
+    vary: bool = False,
 ) -> RDR2Sim:
-    """A simulator reset to ``mission`` (at ``checkpoint``; ``single`` as the reset option)."""
+    """A simulator reset to ``mission`` (at ``checkpoint``; ``single`` as the reset option),
+    in the data files' layout unless ``vary`` (then the seed draws the episode's content)."""
     sim = RDR2Sim()
-    opts: dict[str, object] = {"mission": mission}
+    opts: dict[str, object] = {"mission": mission, "vary": vary}
     if checkpoint is not None:
         opts["checkpoint"] = checkpoint
         if single is not None:

@@ -21,7 +21,7 @@ def test_default_make_runs_reset_and_step_at_native_size() -> None:
     obs, info = env.reset(seed=0)
     assert obs.shape == (720, 1280, 3) and obs.dtype == np.uint8
     assert "Dutch" in info["instruction"]
-    obs, reward, terminated, truncated, info = env.step(env.action_space.sample())
+    obs, reward, terminated, truncated, info = env.step(_noop(env))
     assert obs.shape == (720, 1280, 3) and not terminated and not truncated
     assert info["t_game"] == pytest.approx(0.25)
     assert env.spec is not None and env.spec.max_episode_steps == 8 * 500  # 500 per checkpoint

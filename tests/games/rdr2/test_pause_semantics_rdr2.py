@@ -27,9 +27,9 @@ def think_and_step(time_mode):
         "GCC/RDR2-Mission2", task="mission2:kill_wolves", time_mode=time_mode, obs_size=(72, 128)
     )
     env.reset(seed=0)
-    env.step(STEP)  # the wolves see the player and start their run
+    env.step(STEP)  # the wolves see the player and start circling in or running at them
     state = env.unwrapped.backend.sim.state
-    assert all(state.npcs[k].state == "run" for k in wolves(env))
+    assert all(state.npcs[k].state in ("stalk", "run") for k in wolves(env))
     speed = max(state.npcs[k].speed for k in wolves(env))
     before = wolves(env)
     time.sleep(THINK_S)  # the agent thinks
@@ -48,6 +48,7 @@ def test_paused_mode_keeps_the_wolves_still_while_the_agent_thinks():
     assert info["t_paused"] >= THINK_S
 
 
+@pytest.mark.slow
 def test_realtime_mode_lets_the_wolves_run_while_the_agent_thinks():
     paused_moved, speed, _ = think_and_step("paused")
     moved, _, info = think_and_step("realtime")

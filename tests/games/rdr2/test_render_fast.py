@@ -2,7 +2,9 @@
 
 Two checks: (1) the hand-built showcase scenes (independent of the mission data), turned
 through several views, hash to the digests the renderer gave before the speed work
-(``render_digests.json``, written by the pre-speedup code with :func:`digests`); (2) states
+(``render_digests.json``, written by the pre-speedup code with :func:`digests`; the shootout's
+were taken again, with the numpy fallback, when the minimap gained the orange dot of the
+player's own horse, and without that dot its frames hash to the old digests); (2) states
 along seeded random play of every mission render identically with the compiled kernels and
 with the numpy fallback, at 720p and 84x84.
 """

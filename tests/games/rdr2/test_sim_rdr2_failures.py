@@ -84,7 +84,7 @@ def test_punching_the_barn_horse_fails() -> None:
 def test_leaving_the_led_barn_horse_fails() -> None:
     sim = make("mission1", "follow_micah")
     s = sim.state
-    s.player.x, s.player.y = 44.0 * CELL_M, 18.0 * CELL_M
+    s.player.x, s.player.y = 52.0 * CELL_M, 16.0 * CELL_M  # with Micah
     s.horses["barn_horse"].x = 64.0 * CELL_M  # left at the east edge
     s.player.leading = None
     _fails(sim, "abandoned the barn horse")

@@ -84,9 +84,27 @@ def shoot_at(sim: RDR2Sim, name: str) -> None:
     sim.mouse_up("right")
 
 
+def mount(sim: RDR2Sim) -> None:
+    """The rides start on foot beside the horse: ``e`` mounts it."""
+    assert sim.state.player.mounted is None
+    assert [p.text() for p in sim.state.ui.prompts][:1] == ["[E] Mount"]
+    press(sim, "e")
+    assert sim.state.player.mounted == "arthur_horse"
+
+
+def open_barn(sim: RDR2Sim) -> None:
+    """From in front of the barn: face its door and open it."""
+    walk_to(sim, *cells(54.5, 11.0))
+    face(sim, *cells(54.5, 9.5))
+    press(sim, "e")
+    assert sim.state.props["barn_door"].open
+
+
 def test_follow_dutch_reaches_homestead_and_passes() -> None:
     sim = make("mission1", "follow_dutch")
     s = sim.state
+    sim.advance(0.1)
+    mount(sim)
     for x, y in [(20.0, 16.5), (38.5, 16.5), (41.5, 13.0)]:
         walk_to(sim, *cells(x, y), tol=1.5)
     wait_until(sim, lambda: s.mission.passed or s.mission.failure is not None)
@@ -96,7 +114,7 @@ def test_follow_dutch_reaches_homestead_and_passes() -> None:
 def test_hitch_prompt_then_e_hitches() -> None:
     sim = make("mission1", "hitch_horse")
     s = sim.state
-    walk_to(sim, *cells(42.5, 12.6), tol=1.0, run=False)
+    walk_to(sim, *cells(42.5, 12.0), tol=0.6, run=False)
     sim.advance(0.2)
     assert any(p.text() == "[E] Hitch Horse" for p in s.ui.prompts)
     press(sim, "e")
@@ -148,7 +166,7 @@ def test_protect_dutch_needs_a_gun_then_shooting_wins() -> None:
 def test_barn_then_lead_horse_then_follow_micah() -> None:
     sim = make("mission1", "go_to_barn", single=False)
     s = sim.state
-    walk_to(sim, *cells(54.5, 11.0))
+    open_barn(sim)
     walk_to(sim, *cells(54.5, 7.5))
     sim.advance(0.1)
     assert s.mission.current == "lead_horse"
@@ -163,6 +181,13 @@ def test_barn_then_lead_horse_then_follow_micah() -> None:
     walk_to(sim, *cells(54.5, 11.0), run=False)
     walk_to(sim, *cells(56.5, 15.0), run=False)
     wait_until(sim, lambda: s.mission.current == "follow_micah", 10.0)
+    assert s.player.leading is None  # the reins are let go: take them again
+    barn = s.horses["barn_horse"]
+    walk_to(sim, barn.x, barn.y, tol=2.2, run=False)
+    sim.advance(0.1)
+    assert [p.text() for p in s.ui.prompts][:1] == ["[E] Lead Horse"]
+    press(sim, "e")
+    assert s.player.leading == "barn_horse"
     micah = s.npcs["micah"]
     for _ in range(200):
         if s.mission.current != "follow_micah":
@@ -268,10 +293,12 @@ def _fight(sim: RDR2Sim, kind: str, rounds: int = 60) -> None:
 def test_mission1_plays_through_from_the_start() -> None:
     sim = make("mission1")
     s = sim.state
+    sim.advance(0.1)
+    mount(sim)
     for x, y in [(20.0, 16.5), (38.5, 16.5), (41.5, 13.0)]:
         walk_to(sim, *cells(x, y), tol=1.5)
     wait_until(sim, lambda: s.mission.current == "hitch_horse")
-    walk_to(sim, *cells(42.5, 12.6), tol=1.0, run=False)
+    walk_to(sim, *cells(42.5, 12.0), tol=0.6, run=False)
     sim.advance(0.2)
     press(sim, "e")
     assert s.mission.current == "search_house"
@@ -290,7 +317,7 @@ def test_mission1_plays_through_from_the_start() -> None:
     _fight(sim, "enemy")
     sim.advance(0.1)
     assert s.mission.current == "go_to_barn", s.mission.failure
-    walk_to(sim, *cells(54.5, 11.0))
+    open_barn(sim)
     walk_to(sim, *cells(54.5, 7.5))
     sim.advance(0.1)
     horse = s.horses["barn_horse"]
@@ -301,6 +328,13 @@ def test_mission1_plays_through_from_the_start() -> None:
     walk_to(sim, *cells(54.5, 11.0), run=False)
     walk_to(sim, *cells(56.5, 15.0), run=False)
     wait_until(sim, lambda: s.mission.current == "follow_micah", 10.0)
+    assert s.player.leading is None  # the reins are let go: take them again
+    barn = s.horses["barn_horse"]
+    walk_to(sim, barn.x, barn.y, tol=2.2, run=False)
+    sim.advance(0.1)
+    assert [p.text() for p in s.ui.prompts][:1] == ["[E] Lead Horse"]
+    press(sim, "e")
+    assert s.player.leading == "barn_horse"
     micah = s.npcs["micah"]
     for _ in range(200):
         if s.mission.current != "follow_micah":
@@ -322,6 +356,8 @@ def test_mission1_plays_through_from_the_start() -> None:
 def test_mission2_plays_through_from_the_start() -> None:
     sim = make("mission2")
     s = sim.state
+    sim.advance(0.1)
+    mount(sim)
     for x, y in [(30.5, 31.0), (29.0, 26.0)]:
         walk_to(sim, *cells(x, y), tol=1.0)
     wait_until(sim, lambda: s.mission.current == "search_for_john")

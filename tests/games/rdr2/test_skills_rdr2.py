@@ -13,7 +13,14 @@ from gcc_envs.core.program import Program
 from gcc_envs.errors import CodeActionError
 from gcc_envs.games.rdr2 import vision
 from gcc_envs.games.rdr2.live import SIM_CAMERA, Camera
-from gcc_envs.games.rdr2.skills import SKILLS, WEAPONS, make_skills, sim_minimap
+from gcc_envs.games.rdr2.skills import (
+    COMPOSITE_BUDGET_S,
+    SKILLS,
+    STEP_S,
+    WEAPONS,
+    make_skills,
+    sim_minimap,
+)
 
 C = vision.HudColours()
 
@@ -117,10 +124,14 @@ def test_navigate_path_stops_when_no_route_is_shown() -> None:
     assert not moves(ev) and KeyDown("w") not in ev
 
 
-def test_navigate_path_runs_the_default_twenty_iterations() -> None:
+def test_navigate_path_stops_at_its_budget_of_game_seconds() -> None:
     ev = drive(SKILLS["navigate_path"].program(), with_route(blank(), 0.0))
     waits = [e for e in ev if type(e).__name__ == "Wait" and e.seconds > 0]
-    assert len(waits) == 20
+    # 20 iterations asked for, as in the paper; the budget stops the call after 5 game seconds
+    assert len(waits) == int(COMPOSITE_BUDGET_S / STEP_S)
+    assert sum(w.seconds for w in waits) <= COMPOSITE_BUDGET_S
+    few = drive(SKILLS["navigate_path"].program(duration=3), with_route(blank(), 0.0))
+    assert len([e for e in few if type(e).__name__ == "Wait" and e.seconds > 0]) == 3
 
 
 def test_follow_steers_to_the_ally_and_stops_walking_when_close() -> None:

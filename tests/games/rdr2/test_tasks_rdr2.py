@@ -42,6 +42,8 @@ def test_mission_progress_is_the_share_of_checkpoints_passed() -> None:
     s = sim.state
     assert task.evaluate(s).progress == 0.0
     s.player.x, s.player.y = s.npcs["dutch"].path[-1]
+    own = s.horses["arthur_horse"]
+    own.x, own.y = s.player.x + 1.0, s.player.y  # the horse came along
     for name in ("dutch", "micah"):  # both ride to the end of their paths
         npc = s.npcs[name]
         npc.x, npc.y = npc.path[-1]
@@ -49,9 +51,36 @@ def test_mission_progress_is_the_share_of_checkpoints_passed() -> None:
     sim.advance(0.1)
     status = task.evaluate(s)
     assert s.mission.current == "hitch_horse"
-    assert status.progress == pytest.approx(1 / 8) and status.checkpoint == 1
+    assert status.progress == pytest.approx(1 / 8, abs=0.01) and status.checkpoint == 1
     assert status.flags["follow_dutch"] and not status.flags["hitch_horse"]
     assert not status.success and status.failure is None
+
+
+def test_progress_credits_enemies_down_inside_a_checkpoint() -> None:
+    sim, task = _episode("mission1:protect_dutch")
+    s = sim.state
+    enemies = [n for n in s.npcs.values() if n.kind == "enemy"]
+    assert len(enemies) >= 3 and task.evaluate(s).progress == 0.0
+    for n in enemies[:-1]:  # all but one down
+        hurt_npc(s, n, 1000.0, "arthur")
+    sim.advance(0.1)
+    status = task.evaluate(s)
+    assert status.progress == pytest.approx((len(enemies) - 1) / len(enemies))
+    assert not status.success
+
+
+def test_progress_credits_the_way_covered_and_never_falls() -> None:
+    sim, task = _episode("mission1:return_to_camp")
+    s = sim.state
+    route = sim.data.missions["mission1"].paths["route_camp"]
+    s.player.x, s.player.y = (route[1][0] + route[2][0]) / 2, (route[1][1] + route[2][1]) / 2
+    s.horses["arthur_horse"].x, s.horses["arthur_horse"].y = s.player.x, s.player.y
+    sim.advance(0.1)
+    half = task.evaluate(s).progress
+    assert 0.3 < half < 0.95
+    s.player.x, s.player.y = route[0]  # back where it began: the best so far stays
+    sim.advance(0.1)
+    assert task.evaluate(s).progress == pytest.approx(half)
 
 
 def test_failure_reaches_the_status() -> None:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+import cv2
 import gymnasium as gym
 import numpy as np
 
@@ -11,6 +13,14 @@ import gcc_envs  # noqa: F401  (registers the ids)
 from agents.scripted.skylines_blueprint import Step, blueprint
 from gcc_envs.games.skylines.sim import SkylinesSim, layout, rules
 from gcc_envs.games.skylines.sim.state import Cell, CityState, Preview
+
+FRAMES = Path(__file__).resolve().parents[3] / "runs" / "frames" / "skylines"  # git-ignored
+
+
+def save(name: str, frame: np.ndarray) -> None:
+    """Write ``frame`` (RGB) as ``runs/frames/skylines/NAME.png`` for people to look at."""
+    FRAMES.mkdir(parents=True, exist_ok=True)
+    assert cv2.imwrite(str(FRAMES / f"{name}.png"), cv2.cvtColor(frame, cv2.COLOR_RGB2BGR))
 
 
 def city(seed: int = 0, scenario: str = "city") -> SkylinesSim:

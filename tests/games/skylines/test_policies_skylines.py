@@ -59,7 +59,8 @@ def test_the_planner_builds_a_little_hamlet_on_held_out_seeds(planned, seed):
     assert steps < 120 and m["budget"] >= 1000
 
 
-@pytest.mark.parametrize("seed", HELD_OUT[:2])
+# 103: a plot that wants a second turbine the budget cannot carry (the planner leaves it out)
+@pytest.mark.parametrize("seed", (*HELD_OUT[:2], 103))
 def test_the_planner_builds_the_block_on_held_out_seeds(seed):
     info, _, _ = run("GCC/Skylines-Block", seed)
     assert info["success"] and info["metrics"]["max_population"] >= 200

@@ -6,28 +6,19 @@ the view's colours), and written as a PNG to the git-ignored ``runs/frames/skyli
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import cv2
 import numpy as np
 import pytest
-from skylines_helpers import build_plan, city
+from skylines_helpers import FRAMES, build_plan, city, save
 
 from agents.scripted.skylines_blueprint import blueprint
 from gcc_envs.games.skylines import vision
 from gcc_envs.games.skylines.sim import growth, layout, ui
 
-OUT = Path(__file__).resolve().parents[3] / "runs" / "frames" / "skylines"
 H, W = 720, 1280
 
 
 def point(s, c, r):  # type: ignore[no-untyped-def]
     s.ui.pointer = ((c + 0.5) / layout.COLS, (layout.MAP_Y0 + (r + 0.5) * layout.CELL) / H)
-
-
-def save(name: str, frame: np.ndarray) -> None:
-    OUT.mkdir(parents=True, exist_ok=True)
-    cv2.imwrite(str(OUT / f"{name}.png"), cv2.cvtColor(frame, cv2.COLOR_RGB2BGR))
 
 
 def near(frame, c, r):  # type: ignore[no-untyped-def]
@@ -120,7 +111,7 @@ def test_every_frame_shows_its_menu_and_preview_status(scenes):
         if status is not None:
             assert vision.preview_status(frame) == status, name
         assert vision.open_menu(frame) == menu, name
-        assert (OUT / f"{name}.png").is_file()
+        assert (FRAMES / f"{name}.png").is_file()
     assert len({f.tobytes() for _, f, _, _ in scenes}) == len(scenes)
 
 
@@ -147,3 +138,19 @@ def test_tiny_frames_render_too():
     for h, w in ((84, 84), (72, 128), (1080, 1920)):
         f = sim.render(h, w)
         assert f.shape == (h, w, 3) and f.dtype == np.uint8 and f.std() > 5
+
+
+def test_the_legend_never_covers_the_ramp_signs():
+    from gcc_envs.games.skylines.sim import art, views
+
+    sides = set()
+    for seed in range(12):
+        s = city(seed).state
+        sides.add(s.terrain.entry[0] < layout.COLS // 2)
+        signs = art.sign_boxes(s, W, H)
+        assert len(signs) == 2
+        for view in ("wind", "electricity", "water"):
+            lx0, ly0, lx1, ly1 = views.legend_box(s, view, W, H)
+            for name, x0, y0, x1, y1 in signs:
+                assert x1 < lx0 or x0 > lx1 or y1 < ly0 or y0 > ly1, (seed, view, name)
+    assert sides == {True, False}  # plots with the highway on either side were seen

@@ -8,7 +8,7 @@ import inspect
 import gymnasium as gym
 import numpy as np
 import pytest
-from skylines_helpers import make, px, state
+from skylines_helpers import make, px, save, state
 
 from gcc_envs.games.skylines import skills, vision
 from gcc_envs.games.skylines.sim import layout, ui
@@ -100,6 +100,8 @@ def test_a_point_read_off_the_overlay_grid_places_the_turbine_under_it(size):
             p = ui.preview(s)
             assert p.footprint is not None and p.footprint[:2] == cell  # 2x2 from the pointer cell
             assert vision.preview_status(obs) == ("ok" if p.ok else "bad")  # read through the grid
+            if size == (720, 1280) and (x, y) == (xs[0], ys[0]):
+                save("overlay_grid_turbine_preview", obs)  # the 3x5 grid over a live preview
             if p.ok and done < 2:
                 env.step("confirm_placement()")
                 assert s.occupied[cell[1], cell[0]] > 0

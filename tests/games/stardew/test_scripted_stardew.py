@@ -23,6 +23,7 @@ from gcc_envs.games.stardew import tasks
 HELD_OUT = (11, 12)
 
 
+@pytest.mark.slow  # 5-30 s each on 2 cores: outside the fast subset
 @pytest.mark.parametrize("task", TASKS)
 def test_oracle_succeeds_through_the_capped_skill_interface(task):
     for seed in HELD_OUT:
@@ -56,12 +57,14 @@ def test_random_skill_calls_do_not_succeed(task):
     assert not run_random(task, seed=3).get("success")
 
 
+@pytest.mark.slow  # 5-30 s each on 2 cores: outside the fast subset
 @pytest.mark.parametrize("task", TASKS)
 def test_blind_replay_of_seed_0_fails_on_other_seeds(task):
     _, codes = run_oracle(task, 0)
     assert not any(run_replay(task, codes, seed).get("success") for seed in (1, 2, 3))
 
 
+@pytest.mark.slow  # 5-30 s each on 2 cores: outside the fast subset
 @pytest.mark.parametrize("task", ["Cultivation", "Shopping", "FarmClearup"])
 def test_seeds_move_the_objects_and_change_the_oracles_calls(task):
     assert overlap(task, range(5)) <= 0.3

@@ -87,7 +87,9 @@ def day_roles(s: ShopState, data: GameData, rng: np.random.Generator) -> list[st
     lo, hi = eco.customers
     n = int(rng.integers(lo, hi + 1))
     n += (s.reputation > eco.busy_above) - (s.reputation < eco.quiet_below)
-    n = min(max(n, 1), hi + 1)
+    # the day's count, pawners coming back included, stays within the economy's range
+    back = sum(p.returns_on == s.day for p in s.pawns)
+    n = max(min(max(n, lo), hi) - back, 1)
     names = [r for r, _ in eco.roles]
     roles = [pick(rng, names, [w for _, w in eco.roles]) for _ in range(n)]
     want = min(eco.min_buyers, n)

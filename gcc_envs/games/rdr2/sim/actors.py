@@ -20,7 +20,8 @@ LEAD_SPEED = 4.5
 
 
 def step_companion(state: WorldState, npc: NPC, dt: float) -> None:
-    """Walk ``npc`` along its path; wait while the player lags more than :data:`WAIT_M` behind.
+    """Walk ``npc`` along its path; wait while the player lags more than :data:`WAIT_M` behind,
+    for ``npc.patience`` seconds in all, then go on without them.
 
     The player lags when their closest point on the path lies behind the NPC's.
     """
@@ -32,9 +33,16 @@ def step_companion(state: WorldState, npc: NPC, dt: float) -> None:
         return
     tx, ty = npc.path[npc.path_index]
     p = state.player
-    lagging = geo.path_progress(npc.path, p.x, p.y) < geo.path_progress(npc.path, npc.x, npc.y)
-    if lagging and player_dist(state, npc.x, npc.y) > WAIT_M:
+    if (  # the cheap tests first: the path's two projections only when they matter
+        player_dist(state, npc.x, npc.y) > WAIT_M
+        and npc.patience > 0
+        and geo.path_progress(npc.path, p.x, p.y) < geo.path_progress(npc.path, npc.x, npc.y)
+    ):
         npc.state = "wait"
+        npc.patience -= dt
+        if npc.patience <= 0:
+            state.ui.subtitle = f"{npc.kind.capitalize()}: We ain't waiting all day, Arthur."
+            state.ui.subtitle_at = state.clock
         _face_player(state, npc)
         _carry_horse(state, npc)
         return
@@ -118,4 +126,10 @@ def npc_from_spec(s: NPCSpec) -> NPC:
         cover=s.cover,
         speed=s.speed,
         state=s.state,
+        hide_s=s.hide_s,
+        expose_s=s.expose_s,
+        flank=s.flank,
+        stalk_s=s.stalk_s,
+        stalk_left=s.stalk_s,
+        orbit=s.orbit,
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -14,6 +15,7 @@ from gcc_envs.games.rdr2.sim.state import BLOCKS, CELL_M
 HIDDEN_PROPS = frozenset({"door"})
 
 
+@lru_cache(maxsize=1024)  # props and idle actors stand still: the same board every frame
 def _board(
     x_m: float, y_m: float, kind: str, key: art.ArtKey, yaw_deg: float | None = None
 ) -> Billboard:
@@ -45,16 +47,30 @@ def tree_billboards(
     walls: np.ndarray, x: float, y: float, max_cells: float, snow: bool
 ) -> list[Billboard]:
     """A fir billboard on every tree cell within ``max_cells`` of cell position (x, y)."""
-    rows, cols = np.nonzero(walls == BLOCKS["tree"])
-    if len(rows) == 0:
+    w = np.ascontiguousarray(walls)
+    cx, cy, boards = _trees(w.tobytes(), w.dtype.str, w.shape, bool(snow))
+    if not boards:
         return []
-    near = (cols + 0.5 - x) ** 2 + (rows + 0.5 - y) ** 2 <= max_cells**2
+    near = (cx - x) ** 2 + (cy - y) ** 2 <= max_cells**2
+    return [boards[i] for i in np.flatnonzero(near).tolist()]
+
+
+@lru_cache(maxsize=8)
+def _trees(
+    walls_b: bytes, walls_t: str, shape: tuple[int, ...], snow: bool
+) -> tuple[np.ndarray, np.ndarray, tuple[Billboard, ...]]:
+    """Every tree cell's centre (x and y in cells) and billboard, cached by the grid's content."""
+    rows, cols = np.nonzero(np.frombuffer(walls_b, walls_t).reshape(shape) == BLOCKS["tree"])
     w, h = art.size_m("pine")
     key = ("pine", snow)
-    return [
+    cx, cy = cols + 0.5, rows + 0.5
+    boards = tuple(
         Billboard(c + 0.5, r + 0.5, w, h, key)
-        for r, c in zip(rows[near].tolist(), cols[near].tolist(), strict=True)
-    ]
+        for r, c in zip(rows.tolist(), cols.tolist(), strict=True)
+    )
+    for a in (cx, cy):
+        a.flags.writeable = False
+    return cx, cy, boards
 
 
 def world_billboards(state: Any, max_cells: float = 120.0) -> list[Billboard]:

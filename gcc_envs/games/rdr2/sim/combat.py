@@ -1,4 +1,4 @@
-"""Fighting: the player's guns, knife and fists; enemies in cover; wolves that run and bite.
+"""Fighting: the player's guns, knife and fists; enemies in cover (wolves: ``wolves.py``).
 
 Hit tests cast a ray from the screen centre (the crosshair) along the view: a target is hit when
 the ray passes within its body (plus a small tolerance) horizontally and vertically, with no wall
@@ -44,10 +44,12 @@ EXPOSE_S = 1.0
 ENEMY_SPEED = 4.0
 ENEMY_DAMAGE = 8.0
 ENEMY_DAMAGE_COMPANION = 10.0
-#: Wolves: reach and damage of a bite, seconds between bites.
-BITE_M = 1.6
-BITE_DAMAGE = 9.0
-BITE_COOLDOWN_S = 1.2
+#: Flanking: how far an enemy dashes to new cover, how near and far from the player it may
+#: be, and how far round (degrees, seen from the player) it must come.
+FLANK_REACH_M = 18.0
+FLANK_NEAR_M = 7.0
+FLANK_FAR_M = 40.0
+FLANK_MIN_DEG = 20.0
 
 
 def _eye(state: WorldState) -> float:
@@ -213,13 +215,22 @@ def _move_to(npc: NPC, x: float, y: float, speed: float, dt: float) -> bool:
 
 
 def step_enemy(state: WorldState, npc: NPC, dt: float, rng: np.random.Generator) -> None:
-    """Run to cover, then alternate hiding and stepping out to shoot.
+    """Run to cover, then alternate hiding (``npc.hide_s``) and stepping out to shoot
+    (``npc.expose_s``); after a shot, with chance ``npc.flank``, dash to another cover that
+    comes at the player from a new side.
 
     The hiding and peeking spots are chosen when a phase begins (against where the player is
     then), so an enemy keeps its spot for the phase even if the player flanks it meanwhile.
     """
     if not npc.alive:
+        npc.vx = npc.vy = 0.0
         return
+    x0, y0 = npc.x, npc.y
+    _enemy_phase(state, npc, dt, rng)
+    npc.vx, npc.vy = (npc.x - x0) / dt, (npc.y - y0) / dt
+
+
+def _enemy_phase(state: WorldState, npc: NPC, dt: float, rng: np.random.Generator) -> None:
     p = state.player
     npc.cooldown -= dt
     if npc.hide_at is None or npc.peek_at is None:
@@ -227,13 +238,13 @@ def step_enemy(state: WorldState, npc: NPC, dt: float, rng: np.random.Generator)
     if npc.state in ("idle", "run"):
         npc.state = "run"
         if _move_to(npc, *npc.hide_at, ENEMY_SPEED, dt):
-            npc.state, npc.cooldown = "cover", HIDE_S
+            npc.state, npc.cooldown = "cover", npc.hide_s
         return
     if npc.state == "cover":
         _move_to(npc, *npc.hide_at, ENEMY_SPEED, dt)
         if npc.cooldown <= 0:
             npc.hide_at, npc.peek_at = _cover_spots(state, npc)
-            npc.state, npc.cooldown = "shoot", EXPOSE_S
+            npc.state, npc.cooldown = "shoot", npc.expose_s
         return
     # shoot: step out, face the target, fire once at the end of the exposure
     _move_to(npc, *npc.peek_at, ENEMY_SPEED, dt)
@@ -242,7 +253,30 @@ def step_enemy(state: WorldState, npc: NPC, dt: float, rng: np.random.Generator)
     npc.yaw_deg = geo.heading(tx - npc.x, ty - npc.y)
     if npc.cooldown <= 0:
         _enemy_fire(state, npc, target, rng)
-        npc.state, npc.cooldown = "cover", HIDE_S
+        npc.state, npc.cooldown = "cover", npc.hide_s
+        if npc.flank > 0 and rng.random() < npc.flank:
+            _flank(state, npc, rng)
+
+
+def _flank(state: WorldState, npc: NPC, rng: np.random.Generator) -> None:
+    """Pick a free cover within :data:`FLANK_REACH_M` whose bearing from the player differs by
+    at least :data:`FLANK_MIN_DEG` from the current one, and run there (exposed on the way)."""
+    p = state.player
+    taken = {n.cover for n in state.npcs.values() if n.alive and n.kind == "enemy"}
+    here = geo.heading(npc.x - p.x, npc.y - p.y)
+    options = []
+    for c in state.covers:
+        if c in taken or geo.dist(*c, npc.x, npc.y) > FLANK_REACH_M:
+            continue
+        d = geo.dist(*c, p.x, p.y)
+        turn = abs(geo.angle_diff(geo.heading(c[0] - p.x, c[1] - p.y), here))
+        if FLANK_NEAR_M <= d <= FLANK_FAR_M and turn >= FLANK_MIN_DEG:
+            options.append(c)
+    if not options:
+        return
+    npc.cover = options[int(rng.integers(len(options)))]
+    npc.hide_at, npc.peek_at = _cover_spots(state, npc)
+    npc.state = "run"
 
 
 def _pick_target(state: WorldState, rng: np.random.Generator) -> NPC | None:
@@ -327,28 +361,3 @@ def _enemy_fire(state: WorldState, npc: NPC, target: NPC | None, rng: np.random.
         hurt_player(state, ENEMY_DAMAGE)
     else:
         hurt_npc(state, target, ENEMY_DAMAGE_COMPANION, "enemy")
-
-
-# ---- wolves
-
-
-def step_wolf(state: WorldState, npc: NPC, dt: float) -> None:
-    """Run straight at the player (sliding along walls, up one-block ledges) and bite when close."""
-    if not npc.alive:
-        return
-    p = state.player
-    npc.cooldown = max(0.0, npc.cooldown - dt)
-    d = geo.dist(npc.x, npc.y, p.x, p.y)
-    if d > BITE_M:
-        npc.state = "run"
-        step = min(npc.speed * dt, d - BITE_M * 0.8)
-        m = state.map
-        z = level_at(state, npc.x, npc.y)
-        dx, dy = (p.x - npc.x) / d * step, (p.y - npc.y) / d * step
-        npc.x, npc.y = geo.move_circle(m.walls, m.level, CELL_M, npc.x, npc.y, dx, dy, 0.4, z + 1)
-        npc.yaw_deg = geo.heading(p.x - npc.x, p.y - npc.y)
-        return
-    npc.state = "bite"
-    if npc.cooldown <= 0 and p.alive:
-        hurt_player(state, BITE_DAMAGE)
-        npc.cooldown = BITE_COOLDOWN_S

@@ -18,7 +18,16 @@ import numpy as np
 
 from gcc_envs.errors import GCCError
 from gcc_envs.games.rdr2.live import KEYS, SIM_PIXELS_PER_DEGREE
-from gcc_envs.games.rdr2.sim import actors, combat, interact, menus, missions, player
+from gcc_envs.games.rdr2.sim import (
+    actors,
+    combat,
+    interact,
+    menus,
+    missions,
+    player,
+    progress,
+    wolves,
+)
 from gcc_envs.games.rdr2.sim.data import GameData
 from gcc_envs.games.rdr2.sim.loader import load_data
 from gcc_envs.games.rdr2.sim.render import render
@@ -29,11 +38,12 @@ from gcc_envs.games.rdr2.sim.state import (
     WEAPONS,
     WorldState,
 )
+from gcc_envs.games.rdr2.sim.variation import vary
 from gcc_envs.games.rdr2.sim.world import fade_ui, regen
 from gcc_envs.games.rdr2.sim.worldgen import new_world
 
 _ALIASES = {"escape": "esc", "return": "enter", "shiftleft": "shift", "shiftright": "shift"}
-_OPTIONS = ("mission", "checkpoint", "single", "instruction")
+_OPTIONS = ("mission", "checkpoint", "single", "instruction", "vary")
 NATIVE_W, NATIVE_H = 1280, 720
 
 
@@ -54,7 +64,9 @@ class RDR2Sim:
     native_size: tuple[int, int] = (NATIVE_W, NATIVE_H)
 
     def __init__(self, data: GameData | None = None) -> None:
-        self._data = data if data is not None else load_data()
+        #: The content as the files give it, and this episode's (drawn at reset).
+        self._base = data if data is not None else load_data()
+        self._data = self._base
         self._state: WorldState | None = None
         self._held: set[str] = set()
         self._buttons: set[str] = set()
@@ -71,11 +83,27 @@ class RDR2Sim:
 
     @property
     def data(self) -> GameData:
+        """This episode's content (the files' content with the seed's variation drawn)."""
         return self._data
+
+    def fork(self) -> RDR2Sim:
+        """A copy of the running game that shares the read-only data: what-if runs (planners
+        that look ahead) advance it without touching this one."""
+        twin = RDR2Sim(self._base)
+        twin._data = self._data
+        twin._state = copy.deepcopy(self._state)
+        twin._held, twin._buttons = set(self._held), set(self._buttons)
+        twin._acc = self._acc
+        twin._rng = copy.deepcopy(self._rng)
+        twin._snapshot = None
+        return twin
 
     def reset(self, rng: np.random.Generator, options: Mapping[str, Any] | None = None) -> None:
         """Start ``options["mission"]`` (default ``mission1``) at its beginning or at
         ``options["checkpoint"]`` (then, unless ``single=False``, only that checkpoint is played).
+
+        ``rng`` draws the episode's content (:mod:`~gcc_envs.games.rdr2.sim.variation`);
+        ``vary=False`` keeps the files' layout as written (tests, demonstrations).
         """
         opts = dict(options or {})
         unknown = sorted(set(opts) - set(_OPTIONS))
@@ -84,9 +112,15 @@ class RDR2Sim:
         checkpoint = opts.get("checkpoint")
         single = bool(opts.get("single", checkpoint is not None))
         self._rng = np.random.default_rng(int(rng.integers(0, 2**63 - 1)))
-        self._state = new_world(
-            self._data, str(opts.get("mission", "mission1")), rng, checkpoint, single
-        )
+        mission = str(opts.get("mission", "mission1"))
+        if mission not in self._base.missions:
+            raise GCCError(
+                f"unknown RDR2 mission {mission!r}; known: {sorted(self._base.missions)}"
+            )
+        self._data = self._base
+        if opts.get("vary", True):
+            self._data = vary(self._base, mission, np.random.default_rng(int(rng.integers(2**63))))
+        self._state = new_world(self._data, mission, rng, checkpoint, single)
         self._held.clear()
         self._buttons.clear()
         self._acc = 0.0
@@ -327,7 +361,7 @@ class RDR2Sim:
             if npc.kind == "enemy":
                 combat.step_enemy(s, npc, dt, self._rng)
             elif npc.kind == "wolf":
-                combat.step_wolf(s, npc, dt)
+                wolves.step_wolf(s, npc, dt)
             elif npc.state == "carried":
                 npc.x, npc.y, npc.yaw_deg = p.x, p.y, p.yaw_deg
             elif npc.kind in ("dutch", "micah", "javier"):
@@ -367,6 +401,7 @@ class RDR2Sim:
             return
         missions.update_objective(s, data)
         if not missions.checkpoint_done(s, data):
+            progress.update(s, data)
             return
         nxt = ms.index + 1
         if ms.single or nxt >= len(ms.checkpoints):

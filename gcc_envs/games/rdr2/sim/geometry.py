@@ -9,10 +9,13 @@ arrays indexed ``[row, col]`` with cells of ``cell_m`` metres.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable
 
 import numpy as np
+
+from gcc_envs.games.rdr2.sim import jit
 
 
 def wrap_deg(a: float) -> float:
@@ -96,13 +99,33 @@ def move_circle(
     z: int,
     solids: Iterable[tuple[float, float, float]] = (),
 ) -> tuple[float, float]:
-    """Slide a circle by (dx, dy), one axis at a time, stopping where it would overlap."""
+    """Slide a circle by (dx, dy), one axis at a time, stopping where it would overlap.
+
+    A circle that already overlaps something (a rider mounted against a tree) is checked at
+    half its radius, so it can always work its way out; one pushed head-on against a corner
+    (a door frame) slides round it, as walkers in games do.
+    """
     solids = tuple(solids)
+    if not circle_free(walls, level, cell_m, x, y, r, z, solids):
+        r *= 0.5
+    x0, y0 = x, y
     if dx and circle_free(walls, level, cell_m, x + dx, y, r, z, solids):
         x += dx
     if dy and circle_free(walls, level, cell_m, x, y + dy, r, z, solids):
         y += dy
-    return x, y
+    want = math.hypot(dx, dy)
+    if want == 0 or math.hypot(x - x0, y - y0) >= 0.3 * want:
+        return x, y
+    fallback = None  # head-on against a corner: slide round it
+    for a in (0.6, -0.6, 1.1, -1.1, math.pi / 2, -math.pi / 2):
+        c, sn = math.cos(a), math.sin(a)
+        ex, ey = (dx * c - dy * sn) * 0.7, (dx * sn + dy * c) * 0.7
+        if not circle_free(walls, level, cell_m, x0 + ex, y0 + ey, r, z, solids):
+            continue
+        if circle_free(walls, level, cell_m, x0 + ex + dx, y0 + ey + dy, r, z, solids):
+            return x0 + ex, y0 + ey  # the side that leads on
+        fallback = fallback or (x0 + ex, y0 + ey)
+    return fallback if fallback is not None else (x, y)
 
 
 def line_of_sight(
@@ -111,6 +134,11 @@ def line_of_sight(
     """Whether no wall cell lies on the segment AB (sampled every quarter cell)."""
     d = dist(ax, ay, bx, by)
     n = max(int(d / (cell_m * 0.25)), 1)
+    walk = jit.kernel("line_of_sight")
+    if walk is not None:
+        return bool(walk(walls, cell_m, ax, ay, bx, by, n))
+    if n <= _SCALAR_SAMPLES:
+        return jit.line_of_sight(walls, cell_m, ax, ay, bx, by, n)
     t = np.linspace(0.0, 1.0, n + 1)
     cols = np.floor((ax + (bx - ax) * t) / cell_m).astype(np.int64)
     rows = np.floor((ay + (by - ay) * t) / cell_m).astype(np.int64)
@@ -122,6 +150,11 @@ def line_of_sight(
     # the cells the segment starts and ends in do not block (a door frame, a wall-hugger)
     mask = ~(((rows == start[0]) & (cols == start[1])) | ((rows == end[0]) & (cols == end[1])))
     return not bool((hit & mask).any())
+
+
+#: Up to this many samples a segment is walked in Python floats when numba is missing (numpy's
+#: set-up costs more); with numba every segment is walked compiled.
+_SCALAR_SAMPLES = 48
 
 
 def aim_error_deg(
@@ -136,23 +169,55 @@ def aim_error_deg(
 
 
 def polyline_length(points: Iterable[tuple[float, float]]) -> float:
-    pts = list(points)
+    key = tuple(points)
+    try:
+        return _length(key)
+    except TypeError:  # unhashable points: worked out, not kept
+        return _length.__wrapped__(key)
+
+
+@functools.lru_cache(maxsize=256)
+def _length(pts: tuple[tuple[float, float], ...]) -> float:
     return sum(dist(*a, *b) for a, b in zip(pts, pts[1:]))
 
 
-def path_progress(points: list[tuple[float, float]], x: float, y: float) -> float:
+def path_progress(points: Iterable[tuple[float, float]], x: float, y: float) -> float:
     """Arc length along the polyline of the point on it closest to (x, y).
 
     >>> path_progress([(0.0, 0.0), (10.0, 0.0), (10.0, 10.0)], 12.0, 4.0)
     14.0
     """
-    best_d, best_s, run = math.inf, 0.0, 0.0
+    key = tuple(points)
+    try:
+        segs = _segments(key)
+    except TypeError:  # unhashable points (lists, arrays): the same terms, not kept
+        segs = _segments.__wrapped__(key)
+    best_d, best_s = math.inf, 0.0
+    hypot = math.hypot
+    for ax, ay, vx, vy, n, length, run in segs:
+        if n == 0:
+            t = 0.0
+        else:  # min(max(t, 0), 1), as it was written
+            t = ((x - ax) * vx + (y - ay) * vy) / n
+            t = 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
+        d = hypot(ax + t * vx - x, ay + t * vy - y)
+        if d < best_d:
+            best_d, best_s = d, run + t * length
+    return best_s
+
+
+@functools.lru_cache(maxsize=256)
+def _segments(
+    points: tuple[tuple[float, float], ...],
+) -> tuple[tuple[float, float, float, float, float, float, float], ...]:
+    """Each segment's start, direction, squared length, length and the arc length before it
+    (a walker's path is asked about every tick)."""
+    out = []
+    run = 0.0
     for (ax, ay), (bx, by) in zip(points, points[1:]):
         vx, vy = bx - ax, by - ay
         n = vx * vx + vy * vy
-        t = 0.0 if n == 0 else min(max(((x - ax) * vx + (y - ay) * vy) / n, 0.0), 1.0)
-        d = math.hypot(ax + t * vx - x, ay + t * vy - y)
-        if d < best_d:
-            best_d, best_s = d, run + t * math.sqrt(n)
-        run += math.sqrt(n)
-    return best_s
+        length = math.sqrt(n)
+        out.append((ax, ay, vx, vy, n, length, run))
+        run += length
+    return tuple(out)

@@ -19,8 +19,9 @@ from gcc_envs.games.rdr2.sim.state import CELL_M, GUNS
 
 def _poly(frame: np.ndarray, pts: list[tuple[float, float]], color: tuple[int, int, int]) -> None:
     h, w = frame.shape[:2]
-    arr = np.array([[x * w, y * h] for x, y in pts]) * 16
-    cv2.fillPoly(frame, [np.round(arr).astype(np.int32)], color, cv2.LINE_AA, 4)
+    # (x * w) * 16 rounded half to even, as numpy's float64 arrays gave it
+    arr = np.array([(round(x * w * 16), round(y * h * 16)) for x, y in pts], np.int32)
+    cv2.fillPoly(frame, [arr], color, cv2.LINE_AA, 4)
 
 
 def _lit(state: Any, *colors: tuple[int, ...]) -> list[tuple[int, int, int]]:

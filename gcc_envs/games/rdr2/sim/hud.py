@@ -59,7 +59,12 @@ def prompt_lines(state: Any) -> list[str]:
 
 def tutorial_lines(s: str) -> list[str]:
     """The wrapped lines of a tutorial box."""
-    return textwrap.wrap(s, TUTORIAL_CHARS) or [""]
+    return list(_wrapped(s))
+
+
+@lru_cache(maxsize=64)
+def _wrapped(s: str) -> tuple[str, ...]:
+    return tuple(textwrap.wrap(s, TUTORIAL_CHARS)) or ("",)
 
 
 def draw_objective(frame: np.ndarray, state: Any, s: float) -> None:

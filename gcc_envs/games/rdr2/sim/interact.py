@@ -15,7 +15,7 @@ from gcc_envs.games.rdr2.sim.player import FOOT_RADIUS, lootable_in_reach
 from gcc_envs.games.rdr2.sim.state import BLOCKS, CELL_M, Prompt, WorldState
 from gcc_envs.games.rdr2.sim.world import solids
 
-HITCH_M = 4.0
+HITCH_M = 2.5
 HORSE_M = 2.6
 JOHN_M = 2.2
 CLERK_M = 5.0

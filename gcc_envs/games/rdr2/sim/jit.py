@@ -1,4 +1,5 @@
-"""Compiled kernels for the render path's loops (numba, the ``fast`` extra), numpy otherwise.
+"""Compiled kernels for the render path's loops and a line of sight's walk (numba, the ``fast``
+extra), numpy otherwise.
 
 Each kernel does exactly the float operations of the numpy code it replaces, in the same
 order, so frames are identical bit for bit with or without numba (``tests/games/rdr2/
@@ -171,11 +172,244 @@ def _wall_rows(
             out[i, c] = rgb[base[c] + vrow * t]
 
 
+def _billboard(
+    canvas: np.ndarray,
+    img: np.ndarray,
+    c0: int,
+    c1: int,
+    r0: int,
+    r1: int,
+    x0: float,
+    x1: float,
+    y0: float,
+    y1: float,
+    depth_cells: float,
+    mirrored: bool,
+    depth: np.ndarray,
+    px_depth: np.ndarray,
+    depth_out: bool,
+    alpha_shift: int,
+) -> None:
+    """``sprites._draw_one`` for the clipped box ``c0..c1`` x ``r0..r1``: the columns where the
+    billboard is nearer than the wall, the art sampled per pixel in float64 as numpy does,
+    painted where its alpha byte (``alpha_shift`` bits up the packed word) is set."""
+    first = -1
+    last = -1
+    for c in range(c0, c1):
+        if depth[c] > depth_cells:
+            if first < 0:
+                first = c
+            last = c
+    if first < 0:
+        return
+    ih, iw = img.shape
+    sx = x1 - x0
+    sy = y1 - y0
+    d32 = np.float32(depth_cells)
+    for r in range(r0, r1):
+        sr = np.int32((np.float64(r) + 0.5 - y0) / sy * ih)
+        sr = min(max(sr, 0), ih - 1)
+        for c in range(first, last + 1):
+            if not depth[c] > depth_cells:
+                continue
+            sc = np.int32((np.float64(c) + 0.5 - x0) / sx * iw)
+            if mirrored:
+                sc = iw - 1 - sc
+            sc = min(max(sc, 0), iw - 1)
+            texel = img[sr, sc]
+            if (texel >> alpha_shift) & 255:
+                canvas[r, c] = texel
+                if depth_out:
+                    px_depth[r, c] = d32
+
+
+def _minimap_patch(
+    patch: np.ndarray,
+    offs: np.ndarray,
+    m_per_px: np.float32,
+    px: np.float32,
+    py: np.float32,
+    fx: np.float32,
+    fy: np.float32,
+    cell_m: np.float32,
+    walls: np.ndarray,
+    ground: np.ndarray,
+    gpal: np.ndarray,
+    wpal: np.ndarray,
+) -> None:
+    """The map under ``minimap.draw``'s disc: float32 world positions of every pixel as numpy
+    computes them, the wall's colour where a wall stands, the ground's elsewhere, dark
+    outside the grid."""
+    rows, cols = walls.shape
+    n = patch.shape[0]
+    for i in range(n):
+        for j in range(n):
+            right = offs[0, i, j] * m_per_px
+            up = offs[1, i, j] * m_per_px
+            wx = (px + up * fx - right * fy) / cell_m
+            wy = (py + up * fy + right * fx) / cell_m
+            ci = min(max(np.int32(math.floor(wx)), 0), cols - 1)
+            ri = min(max(np.int32(math.floor(wy)), 0), rows - 1)
+            if wx < 0 or wy < 0 or wx >= cols or wy >= rows:
+                patch[i, j, 0] = 40
+                patch[i, j, 1] = 36
+                patch[i, j, 2] = 32
+                continue
+            wall = np.int32(walls[ri, ci])
+            for k in range(3):
+                patch[i, j, k] = wpal[wall, k] if wall != 0 else gpal[np.int32(ground[ri, ci]), k]
+
+
+def _minimap_blend(
+    region: np.ndarray,
+    patch: np.ndarray,
+    inside: np.ndarray,
+    rim: np.ndarray,
+    r0: int,
+    r1: int,
+    r2: int,
+) -> None:
+    """``minimap.draw``'s composite: 13/16 map over the view inside the disc (uint16 sums
+    as numpy does them), the rim colour on the rim."""
+    for i in range(region.shape[0]):
+        for j in range(region.shape[1]):
+            if rim[i, j]:
+                region[i, j, 0] = r0
+                region[i, j, 1] = r1
+                region[i, j, 2] = r2
+            elif inside[i, j]:
+                for k in range(3):
+                    a = np.uint16(region[i, j, k]) * np.uint16(3)
+                    region[i, j, k] = (a + np.uint16(patch[i, j, k]) * np.uint16(13)) // 16
+
+
+def _wall_columns(
+    dist: np.ndarray,
+    col: np.ndarray,
+    row: np.ndarray,
+    side: np.ndarray,
+    u: np.ndarray,
+    lvl: np.ndarray,
+    ids: np.ndarray,
+    slots: np.ndarray,
+    height: np.ndarray,
+    tex_m: np.ndarray,
+    height_m: np.ndarray,
+    given: bool,
+    proj: float,
+    horizon: float,
+    eye_m: float,
+    cell_m: float,
+    t: int,
+    rough_a: int,
+    rough_b: int,
+    heights: np.ndarray,
+    bottom32: np.ndarray,
+    span: np.ndarray,
+    per_px: np.ndarray,
+    base: np.ndarray,
+    alpha_base: np.ndarray,
+) -> tuple[float, float, bool]:
+    """The per-column part of ``scene._paint_walls`` with numpy's dtypes (float64 spans from
+    float32 heights, float32 texel steps, int32 indices); fills the six output arrays and
+    returns the topmost wall top, the lowest wall foot and whether any ray found a wall."""
+    s_count = height.shape[0]
+    eye32 = np.float32(eye_m)
+    tiny = np.float32(1e-6)
+    top_min = np.inf
+    bottom_max = -np.inf
+    any_found = False
+    for c in range(dist.shape[0]):
+        d = dist[c]
+        found = math.isfinite(d)
+        block = np.int32(ids[max(row[c], 0), max(col[c], 0)]) if found else np.int32(0)
+        slot = max(slots[block], 0)
+        h = np.float32(0.0)
+        if found:
+            h = np.float32(height_m[c]) if given else height[slot]
+        k = proj / (max(d, 1e-3) * cell_m)
+        bottom = horizon + eye_m * k
+        top = horizon - np.float64(np.float32(h - eye32)) * k
+        if found:
+            any_found = True
+            top_min = min(top_min, top)
+            bottom_max = max(bottom_max, bottom)
+        else:
+            top = 0.0
+            bottom = -1.0
+        sp = np.float32(bottom - top)
+        heights[c] = h
+        bottom32[c] = np.float32(bottom)
+        span[c] = sp
+        per_px[c] = np.float32(np.float32(h / tex_m[slot]) * np.float32(t)) / max(sp, tiny)
+        ucol = min(np.int32(u[c] * t), np.int32(t - 1))
+        if block == rough_a or block == rough_b:
+            ucol = (ucol + (np.int32(col[c]) * 37 + np.int32(row[c]) * 23) * 5) & (t - 1)
+        sl = np.int32(slot)
+        base[c] = ((np.int32(lvl[c]) * s_count + sl) * 2 + np.int32(side[c])) * t * t + ucol
+        alpha_base[c] = np.int64(sl) * t * t + ucol
+    return top_min, bottom_max, any_found
+
+
+def _low_heights(
+    dist: np.ndarray,
+    col: np.ndarray,
+    row: np.ndarray,
+    ids: np.ndarray,
+    level: np.ndarray,
+    slots: np.ndarray,
+    height: np.ndarray,
+    z: int,
+    ledge: int,
+    out: np.ndarray,
+) -> None:
+    """``scene.draw_scene``'s low-wall heights: a ledge's rise above the player's level
+    (float32), else the wall kind's height; rays that found nothing read cell (0, 0)."""
+    z32 = np.float32(z)
+    for c in range(dist.shape[0]):
+        r = max(row[c], 0)
+        k = max(col[c], 0)
+        block = np.int32(ids[r, k]) if math.isfinite(dist[c]) else np.int32(0)
+        if block == ledge:
+            out[c] = np.float32(level[r, k]) - z32
+        else:
+            out[c] = height[max(slots[block], 0)]
+
+
+def line_of_sight(
+    walls: np.ndarray, cell_m: float, ax: float, ay: float, bx: float, by: float, n: int
+) -> bool:
+    """``geometry.line_of_sight``'s samples one at a time, with the float operations of
+    ``np.linspace`` (``i * (1 / n)``, the last exactly 1) and of the array path."""
+    h, w = walls.shape
+    ex, ey = bx - ax, by - ay
+    step = 1.0 / n
+    c0, r0 = math.floor(ax / cell_m), math.floor(ay / cell_m)
+    c1, r1 = math.floor((ax + ex) / cell_m), math.floor((ay + ey) / cell_m)
+    if not (0 <= c1 < w and 0 <= r1 < h):
+        return False
+    blocked = False
+    for i in range(n):
+        t = i * step
+        c, r = math.floor((ax + ex * t) / cell_m), math.floor((ay + ey * t) / cell_m)
+        if not (0 <= c < w and 0 <= r < h):
+            return False
+        if not blocked and walls[r, c] != 0 and (r, c) != (r0, c0) and (r, c) != (r1, c1):
+            blocked = True
+    return not blocked
+
+
 _PYTHON: dict[str, Callable[..., Any]] = {
+    "low_heights": _low_heights,
+    "wall_columns": _wall_columns,
+    "minimap_patch": _minimap_patch,
+    "minimap_blend": _minimap_blend,
+    "billboard": _billboard,
     "wall_rows": _wall_rows,
     "cast_rays": _cast_rays,
     "ground_rows": _ground_rows,
     "blend_mask": _blend_mask,
+    "line_of_sight": line_of_sight,
 }
 
 

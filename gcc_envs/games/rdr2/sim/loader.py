@@ -24,8 +24,10 @@ from gcc_envs.games.rdr2.sim.data import (
     Pose,
     PropSpec,
     RegionData,
+    VariationSpec,
 )
 from gcc_envs.games.rdr2.sim.state import BLOCKS, CELL_M, GROUNDS, NPC_KINDS, PROP_KINDS
+from gcc_envs.games.rdr2.sim.variation_loader import load_variation
 
 DATA_DIR = Path(__file__).with_name("data")
 MISSIONS = ("mission1", "mission2", "mission3")
@@ -128,6 +130,10 @@ def _checkpoint(e: _Entry) -> CheckpointSpec:
     dismount = e.get("dismount", list, [])
     ledge = e.get("tutorial_ledge_m", (int, float), None)
     delay = e.get("tutorial_delay", (int, float), None)
+    abandon = e.get("abandon_horse_m", (int, float), None)
+    abandon_c = e.get("abandon_companion_m", (int, float), None)
+    patience = e.get("patience_s", (int, float), None)
+    limit = e.get("time_limit_s", (int, float), None)
     return CheckpointSpec(
         name=e.get("name", str),
         difficulty=difficulty,
@@ -147,6 +153,13 @@ def _checkpoint(e: _Entry) -> CheckpointSpec:
         tutorial_ledge_m=None if ledge is None else float(ledge),
         need=int(e.num("need", 1)),
         say=e.text("say", ""),
+        beside=e.text("beside", ""),
+        abandon_horse_m=None if abandon is None else float(abandon),
+        abandon_companion_m=None if abandon_c is None else float(abandon_c),
+        patience_s=None if patience is None else float(patience),
+        time_limit_s=None if limit is None else float(limit),
+        time_up=e.get("time_up", str, "took too long"),
+        release_led=bool(e.get("release_led", bool, False)),
     )
 
 
@@ -226,11 +239,15 @@ def load_mission(
             top.fail(f"{where}: tutorial {c.tutorial!r} is not in tutorials.toml")
         if c.tutorial_near is not None and c.tutorial_near not in things:
             top.fail(f"{where}: tutorial_near {c.tutorial_near!r} names nothing in this mission")
+        if c.beside is not None and c.beside not in {h.id for h in horses}:
+            top.fail(f"{where}: beside {c.beside!r} is not a horse of this mission")
     shop = []
     for row in top.get("shop", list, []):
         if not (isinstance(row, list) and len(row) == 3 and isinstance(row[0], str)):
             top.fail(f"shop rows must be [item, price, is_supply], got {row!r}")
         shop.append((row[0], float(row[1]), bool(row[2])))
+    variation = load_variation(file, top.get("variation", dict, {}))
+    _check_variation(top, variation, things, {n.name for n in npcs}, regions[region])
     known = tuple(top.get("known_tutorials", list, []))
     for tid in known:
         if tid not in tutorials:
@@ -258,7 +275,29 @@ def load_mission(
         checkpoints=checkpoints,
         shop=tuple(shop),
         known_tutorials=known,
+        variation=variation,
     )
+
+
+def _check_variation(
+    top: _Entry, v: VariationSpec, things: set[str], npcs: set[str], region: RegionData
+) -> None:
+    for thing, _ in v.slots:
+        if thing not in things:
+            top.fail(f"variation.slots: {thing!r} names nothing in this mission")
+    for g in v.groups:
+        if g.anchor not in npcs:
+            top.fail(f"variation.groups: anchor {g.anchor!r} is not an NPC of this mission")
+    for sq in v.squads:
+        if f"{sq.prefix}_1" not in npcs:
+            top.fail(f"variation.squads: no NPC {sq.prefix + '_1'!r} to serve as the template")
+    if v.containers is not None and v.containers.area not in region.areas:
+        top.fail(f"variation.containers: area {v.containers.area!r} is not in the region")
+    h, w = region.walls.shape
+    for slot in v.store:
+        x0, y0, x1, y1 = slot.rect
+        if x1 - x0 < 6 or y1 - y0 < 5 or x0 < 0 or y0 < 0 or x1 > w or y1 > h:
+            top.fail(f"variation.store: plot {slot.rect} is too small or off the map")
 
 
 @cache

@@ -15,7 +15,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from gcc_envs.games.rdr2.sim import text
+from gcc_envs.games.rdr2.sim import jit, text
 from gcc_envs.games.rdr2.sim.state import BLOCKS, CELL_M, GROUNDS
 
 ROUTE_RED = (214, 24, 24)
@@ -23,6 +23,8 @@ ALLY_BLUE = (60, 140, 255)
 ENEMY_RED = (236, 40, 32)
 OBJECTIVE_YELLOW = (255, 214, 40)
 HORSE_WHITE = (236, 236, 236)
+#: The player's own horse when not ridden (RDR2 shows it on the minimap).
+OWN_HORSE = (250, 140, 30)
 RIM = (24, 20, 16)
 #: Metres from the minimap's centre to its rim, on foot and mounted.
 VIEW_FOOT_M = 34.0
@@ -118,66 +120,63 @@ def draw(frame: np.ndarray, state: Any) -> MapBox:
     b = box(h, w, VIEW_MOUNTED_M if state.player.mounted else VIEW_FOOT_M)
     p = state.player
     offs, inside, rim = _disc(b.r)
-    yaw = math.radians(p.yaw_deg)
-    fx, fy = math.cos(yaw), math.sin(yaw)
-    right, up = offs[0] * b.m_per_px, offs[1] * b.m_per_px
-    wx = (p.x + up * fx - right * fy) / CELL_M
-    wy = (p.y + up * fy + right * fx) / CELL_M
-    walls, ground = state.map.walls, state.map.ground
-    rows, cols = walls.shape
-    ci = np.clip(np.floor(wx).astype(np.int32), 0, cols - 1)
-    ri = np.clip(np.floor(wy).astype(np.int32), 0, rows - 1)
-    gpal, wpal = _palette()
-    wall = walls[ri, ci].astype(np.int32)
-    patch = np.where((wall != 0)[..., None], wpal[wall], gpal[ground[ri, ci].astype(np.int32)])
-    outside = (wx < 0) | (wy < 0) | (wx >= cols) | (wy >= rows)
-    patch[outside] = (40, 36, 32)
-    patch = np.ascontiguousarray(patch)
+    patch = _map_patch(state, b, offs)
     s = b.r / 92.0
-    route = getattr(state, "route", None)
+    yaw = math.radians(p.yaw_deg)
+    cos_y, sin_y = math.cos(yaw), math.sin(yaw)
+
+    def at(x: float, y: float) -> tuple[float, float]:  # to_map of one point, as float64 does it
+        dx, dy = x - p.x, y - p.y
+        return b.r + (-dx * sin_y + dy * cos_y) / b.m_per_px, b.r - (
+            dx * cos_y + dy * sin_y
+        ) / b.m_per_px
+
+    for h in state.horses.values():  # the player's own horse, when not under the player
+        if h.alive and h.owner == "player" and h.id != p.mounted:
+            u, v = at(float(h.x), float(h.y))
+            if math.hypot(u - b.r, v - b.r) <= b.r:
+                _dot(patch, u, v, max(2, round(5 * s)), OWN_HORSE)
+    route = getattr(state, "route", None)  # drawn over the horse's dot
     if route:
-        pts = np.asarray(route, np.float64)
-        u, v = to_map(b, p.x, p.y, p.yaw_deg, pts[:, 0], pts[:, 1])
-        line = np.stack([u, v], axis=1)
-        line = np.concatenate([[[b.r, b.r]], line]) if len(line) else line
+        line = [at(float(pt[0]), float(pt[1])) for pt in route]
         cv2.polylines(
             patch,
-            [np.round(line * 16).astype(np.int32)],
+            [
+                np.array(
+                    [(b.r * 16, b.r * 16)] + [(round(u * 16), round(v * 16)) for u, v in line],
+                    np.int32,
+                )
+            ],
             False,
             ROUTE_RED,
             max(2, round(4 * s)),
             cv2.LINE_AA,
             4,
         )
-        gu, gv = _clamp_rim(b, float(u[-1]), float(v[-1]))
+        gu, gv = _clamp_rim(b, *line[-1])
         _dot(patch, gu, gv, max(3, round(6 * s)), OBJECTIVE_YELLOW)
-    dots = []
     for npc in state.npcs.values():
         if not npc.alive or getattr(npc, "state", "") == "carried":
             continue
         if npc.kind in ALLIES:
-            dots.append((npc.x, npc.y, ALLY_BLUE))
+            color = ALLY_BLUE
         elif npc.kind in HOSTILE_KINDS or getattr(npc, "hostile", False):
-            dots.append((npc.x, npc.y, ENEMY_RED))
-    if dots:  # one projection for every dot
-        us, vs = to_map(
-            b, p.x, p.y, p.yaw_deg, np.array([d[0] for d in dots]), np.array([d[1] for d in dots])
-        )
-        for u, v, (_, _, color) in zip(us.tolist(), vs.tolist(), dots, strict=True):
-            if math.hypot(u - b.r, v - b.r) <= b.r:
-                _dot(patch, u, v, max(2, round(5 * s)), color)
+            color = ENEMY_RED
+        else:
+            continue
+        u, v = at(float(npc.x), float(npc.y))
+        if math.hypot(u - b.r, v - b.r) <= b.r:
+            _dot(patch, u, v, max(2, round(5 * s)), color)
     _arrow(patch, b.r, s)
     region = frame[b.cy - b.r : b.cy + b.r + 1, b.cx - b.r : b.cx + b.r + 1]
-    shaded = (region.astype(np.uint16) * 3 + patch.astype(np.uint16) * 13) // 16
-    np.copyto(region, shaded.astype(np.uint8), where=inside[..., None])
-    region[rim] = RIM
-    nu, nv = _clamp_rim(
-        b,
-        *[
-            float(a[0])
-            for a in to_map(b, p.x, p.y, p.yaw_deg, np.array([p.x]), np.array([p.y - 1e6]))
-        ],
-    )
+    blend = jit.kernel("minimap_blend")
+    if blend is not None and region.shape == patch.shape:
+        blend(region, patch, inside, rim, *RIM)
+    else:
+        shaded = (region.astype(np.uint16) * 3 + patch.astype(np.uint16) * 13) // 16
+        np.copyto(region, shaded.astype(np.uint8), where=inside[..., None])
+        region[rim] = RIM
+    nu, nv = _clamp_rim(b, *at(float(p.x), float(p.y - 1e6)))
     text.draw(
         frame,
         "N",
@@ -191,6 +190,41 @@ def draw(frame: np.ndarray, state: Any) -> MapBox:
     return b
 
 
+def _map_patch(state: Any, b: MapBox, offs: np.ndarray) -> np.ndarray:
+    """The map under the disc, turned with the view: (2r+1, 2r+1, 3) uint8."""
+    p = state.player
+    yaw = math.radians(p.yaw_deg)
+    fx, fy = math.cos(yaw), math.sin(yaw)
+    walls, ground = state.map.walls, state.map.ground
+    gpal, wpal = _palette()
+    compiled = jit.kernel("minimap_patch")
+    if compiled is not None and type(p.x) is float and type(p.y) is float:
+        # float32 throughout, as numpy takes Python floats into float32 arrays
+        patch = np.empty((*offs.shape[1:], 3), np.uint8)
+        f32 = np.float32
+        compiled(
+            patch,
+            offs,
+            *(f32(v) for v in (b.m_per_px, p.x, p.y, fx, fy, CELL_M)),
+            walls,
+            ground,
+            gpal,
+            wpal,
+        )
+        return patch
+    right, up = offs[0] * b.m_per_px, offs[1] * b.m_per_px
+    wx = (p.x + up * fx - right * fy) / CELL_M
+    wy = (p.y + up * fy + right * fx) / CELL_M
+    rows, cols = walls.shape
+    ci = np.clip(np.floor(wx).astype(np.int32), 0, cols - 1)
+    ri = np.clip(np.floor(wy).astype(np.int32), 0, rows - 1)
+    wall = walls[ri, ci].astype(np.int32)
+    patch = np.where((wall != 0)[..., None], wpal[wall], gpal[ground[ri, ci].astype(np.int32)])
+    outside = (wx < 0) | (wy < 0) | (wx >= cols) | (wy >= rows)
+    patch[outside] = (40, 36, 32)
+    return np.ascontiguousarray(patch)
+
+
 def _dot(img: np.ndarray, u: float, v: float, r: int, color: tuple[int, int, int]) -> None:
     c = (round(u), round(v))
     cv2.circle(img, c, r + 1, (20, 20, 20), -1, cv2.LINE_AA)
@@ -198,9 +232,18 @@ def _dot(img: np.ndarray, u: float, v: float, r: int, color: tuple[int, int, int
 
 
 def _arrow(img: np.ndarray, r: int, s: float) -> None:
+    pts = _arrow_points(r, s)
+    cv2.fillPoly(img, [pts], (250, 250, 250), cv2.LINE_AA, 4)
+    cv2.polylines(img, [pts], True, (20, 20, 20), 1, cv2.LINE_AA, 4)
+
+
+@lru_cache(maxsize=16)
+def _arrow_points(r: int, s: float) -> np.ndarray:
+    """The player's arrow at the disc's centre, in 1/16 pixels (read-only)."""
     k = max(4.0, 11.0 * s)
     pts = np.array(
         [[r, r - k], [r + 0.7 * k, r + 0.8 * k], [r, r + 0.4 * k], [r - 0.7 * k, r + 0.8 * k]]
     )
-    cv2.fillPoly(img, [np.round(pts * 16).astype(np.int32)], (250, 250, 250), cv2.LINE_AA, 4)
-    cv2.polylines(img, [np.round(pts * 16).astype(np.int32)], True, (20, 20, 20), 1, cv2.LINE_AA, 4)
+    out = np.round(pts * 16).astype(np.int32)
+    out.setflags(write=False)
+    return out

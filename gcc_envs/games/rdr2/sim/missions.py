@@ -6,18 +6,19 @@ TOML; what "done" means and the failure rules are here, one small function per c
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 from gcc_envs.games.rdr2.sim import actors
 from gcc_envs.games.rdr2.sim import geometry as geo
 from gcc_envs.games.rdr2.sim.data import CheckpointSpec, GameData, MissionData
 from gcc_envs.games.rdr2.sim.interact import HITCH_OFFSET_M, toggle_door
-from gcc_envs.games.rdr2.sim.player import near_ledge
-from gcc_envs.games.rdr2.sim.state import NPC, Horse, Tutorial, WorldState
+from gcc_envs.games.rdr2.sim.player import FOOT_RADIUS, near_ledge
+from gcc_envs.games.rdr2.sim.state import CELL_M, NPC, Horse, Tutorial, WorldState
 from gcc_envs.games.rdr2.sim.world import level_at, player_dist
 
 #: How close the player must be to a companion who has arrived (metres).
-ARRIVE_M = 10.0
+ARRIVE_M = 7.0
 #: Friendly NPCs whose death, assault or abandonment fails the mission.
 COMPANIONS = ("dutch", "micah", "javier")
 #: Checkpoints during which leaving the homestead fails Mission 1.
@@ -31,7 +32,8 @@ HOMESTEAD_CHECKPOINTS = (
 )
 #: Checkpoints during which the barn horse must stay with the player.
 BARN_HORSE_CHECKPOINTS = ("lead_horse", "follow_micah")
-BARN_HORSE_ABANDON_M = 40.0
+BARN_HORSE_ABANDON_M = 20.0
+
 #: The scenarios that end a mission (``info["failure"]`` is one of these, with a name filled in).
 FAILURES = (
     "assaulted {who}",
@@ -47,7 +49,7 @@ FAILURES = (
     "killed the barn horse",
     "abandoned the barn horse",
     "you died",
-)
+)  # ... or a checkpoint's own ``time_up`` line when its time runs out
 
 
 def mission(state: WorldState, data: GameData) -> MissionData:
@@ -74,16 +76,18 @@ def enter(state: WorldState, data: GameData, index: int, teleport: bool) -> None
             state.npcs[s.name] = actors.npc_from_spec(s)
     if teleport:
         _place(state, cp)
-    if state.player.leading and cp.name not in BARN_HORSE_CHECKPOINTS:
-        state.player.leading = None  # Micah takes the barn horse from here
+    if state.player.leading and (cp.name not in BARN_HORSE_CHECKPOINTS or cp.release_led):
+        state.player.leading = None  # Micah takes the barn horse, or it waits to be led again
     change_riders(state, cp)
     for name, path in cp.paths:
         if name in state.npcs:
             actors.set_path(state.npcs[name], md.paths[path])
+            state.npcs[name].patience = float("inf") if cp.patience_s is None else cp.patience_s
     state.ui.objective = cp.objective
     if cp.say:
         say(state, cp.say)
     state.route = list(md.paths[cp.route]) if cp.route else None
+    ms.partial = 0.0
 
 
 def change_riders(state: WorldState, cp: CheckpointSpec) -> None:
@@ -122,23 +126,44 @@ def _place(state: WorldState, cp: CheckpointSpec) -> None:
         if isinstance(thing, NPC) and thing.mounted:
             h = state.horses[thing.mounted]
             h.x, h.y, h.yaw_deg = x, y, yaw
+    if cp.beside is not None and cp.beside in state.horses:
+        _stand_beside(state, state.horses[cp.beside])
+
+
+def _stand_beside(state: WorldState, horse: Horse) -> None:
+    """Put the player on foot next to ``horse``, within reach of mounting, with the horse at
+    their left or right hand (out of the way of a punch), keeping the view."""
+    p = state.player
+    if p.mounted:
+        state.horses[p.mounted].rider = None
+        p.mounted = None
+    m = state.map
+    yaw = math.radians(p.yaw_deg)
+    for side in (90.0, -90.0):  # the horse to the player's right, else to the left
+        a = yaw + math.radians(side)
+        for r in (1.5, 1.9):
+            x, y = horse.x - r * math.cos(a), horse.y - r * math.sin(a)
+            if geo.circle_free(m.walls, m.level, CELL_M, x, y, FOOT_RADIUS, level_at(state, x, y)):
+                p.x, p.y = x, y
+                p.z = level_at(state, x, y)
+                return
 
 
 def skip(state: WorldState, data: GameData, name: str) -> None:
     """Apply the outcome of checkpoint ``name`` without playing it (starting further on)."""
     md = mission(state, data)
     change_riders(state, md.checkpoints[md.checkpoint_index(name)])
-    if name == "hitch_horse":
+    if name == "hitch_horse" and "hitch_post" in state.props:
         post = state.props["hitch_post"]
         h = state.horses["arthur_horse"]
         h.hitched, h.rider, h.x, h.y = True, None, post.x, post.y - HITCH_OFFSET_M
         state.player.mounted = None
         for hid, dx in (("dutch_horse", -2.2), ("micah_horse", 2.2)):
             state.horses[hid].x, state.horses[hid].y = post.x + dx, post.y - HITCH_OFFSET_M
-    elif name == "search_house":
-        for prop in state.props.values():
-            if prop.kind == "door" and not prop.open:
-                toggle_door(state, prop.id)
+    elif name in DOORS_OPENED:
+        door = state.props.get(DOORS_OPENED[name])
+        if door is not None and not door.open:
+            toggle_door(state, door.id)
     elif name == "protect_dutch":
         for s in md.npcs:
             if s.spawn == name:
@@ -157,6 +182,10 @@ def skip(state: WorldState, data: GameData, name: str) -> None:
         for s in md.npcs:
             if s.spawn == name:
                 state.npcs.pop(s.name, None)
+
+
+#: The door a checkpoint opens on the way (opened when starting past it).
+DOORS_OPENED = {"search_house": "house_door", "go_to_barn": "barn_door"}
 
 
 # ---- done checks
@@ -215,6 +244,10 @@ def failure(state: WorldState, data: GameData) -> str | None:
     """The failure scenario that holds now, or None: harm first, then abandonment."""
     if not state.player.alive:
         return "you died"
+    cp = spec(state, data)
+    if cp is not None and cp.time_limit_s is not None:
+        if state.clock - state.mission.started_at > cp.time_limit_s:
+            return cp.time_up
     return _harm(state) or _abandonment(state, data)
 
 
@@ -252,14 +285,19 @@ def _abandonment(state: WorldState, data: GameData) -> str | None:
         cx, cy = state.map.areas[md.abandon_area].centre()
         if player_dist(state, cx, cy) > md.abandon_area_m:
             return "abandoned the homestead"
+    leading = {who for who, _ in cp.paths} if cp is not None else set()
     for name in COMPANIONS:
         npc = state.npcs.get(name)
-        far = npc is not None and player_dist(state, npc.x, npc.y) > md.abandon_companion_m
-        if md.abandon_companion_m and far:
+        companion_m = md.abandon_companion_m
+        if cp is not None and cp.abandon_companion_m is not None and name in leading:
+            companion_m = cp.abandon_companion_m  # the one to follow here: a tighter leash
+        far = npc is not None and player_dist(state, npc.x, npc.y) > companion_m
+        if companion_m and far:
             return f"abandoned {name.capitalize()}"
     own = state.horses.get("arthur_horse")
-    if own is not None and md.abandon_horse_m and p.mounted != own.id:
-        if player_dist(state, own.x, own.y) > md.abandon_horse_m:
+    horse_m = md.abandon_horse_m if cp is None or cp.abandon_horse_m is None else cp.abandon_horse_m
+    if own is not None and horse_m and p.mounted != own.id:
+        if player_dist(state, own.x, own.y) > horse_m:
             return "abandoned your horse"
     barn = state.horses.get("barn_horse")
     if barn is not None and current in BARN_HORSE_CHECKPOINTS and barn.calm:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -56,8 +57,16 @@ def camera_rays(yaw_rad: float, fov_rad: float, n: int) -> Rays:
     # The plane points to the right of the view: with y growing "down" (south), right of
     # east is south, so the plane is the direction rotated +90 degrees.
     px, py = -dy * half, dx * half
-    c = (2.0 * (np.arange(n, dtype=np.float64) + 0.5) / n - 1.0).astype(np.float64)
+    c = _columns(n)
     return Rays(dx + px * c, dy + py * c, (dx, dy), (px, py))
+
+
+@lru_cache(maxsize=8)
+def _columns(n: int) -> np.ndarray:
+    """Each column centre's place across the camera plane, -1 to 1 (read-only)."""
+    c = (2.0 * (np.arange(n, dtype=np.float64) + 0.5) / n - 1.0).astype(np.float64)
+    c.flags.writeable = False
+    return c
 
 
 def cast(
@@ -79,7 +88,10 @@ def cast(
     (3.5, 4, 0)
     """
     n = len(ray_x)
-    limit = np.broadcast_to(np.asarray(max_dist, np.float64), (n,))
+    if isinstance(max_dist, (int, float)):
+        limit = np.full(n, float(max_dist))
+    else:
+        limit = np.broadcast_to(np.asarray(max_dist, np.float64), (n,))
     dist = np.full(n, np.inf)
     hit_col = np.full(n, -1, np.int32)
     hit_row = np.full(n, -1, np.int32)

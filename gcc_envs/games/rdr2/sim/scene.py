@@ -56,13 +56,18 @@ class Camera:
 
     def fog_level(self, dist_cells: np.ndarray) -> np.ndarray:
         """Baked fog level (int) for distances in cells."""
-        f = 1.0 - np.exp(-np.asarray(dist_cells, np.float32) * (CELL_M / self.fog_m))
-        return np.minimum((f * tx.FOG_LEVELS).astype(np.int32), tx.FOG_LEVELS - 1)
+        return fog_level(dist_cells, self.fog_m)
 
     @property
     def max_dist(self) -> float:
         """Cells beyond which everything is fog."""
         return 4.0 * self.fog_m / CELL_M
+
+
+def fog_level(dist_cells: np.ndarray, fog_m: float) -> np.ndarray:
+    """Baked fog level (int) for distances in cells, fog scale ``fog_m`` metres."""
+    f = 1.0 - np.exp(-np.asarray(dist_cells, np.float32) * (CELL_M / fog_m))
+    return np.minimum((f * tx.FOG_LEVELS).astype(np.int32), tx.FOG_LEVELS - 1)
 
 
 @dataclass(frozen=True)
@@ -123,6 +128,9 @@ def _paint_walls(
     depth_px: np.ndarray | None = None,
 ) -> np.ndarray:
     """Draw the walls ``hits`` found; returns each column's wall height (metres)."""
+    columns = jit.kernel("wall_columns")
+    if columns is not None:
+        return _paint_walls_compiled(canvas, cam, hits, ids, atlas, low, height_m, depth_px)
     found = np.isfinite(hits.dist)
     w = cam.width
     heights = np.zeros(w, np.float32)
@@ -185,6 +193,77 @@ def _paint_walls(
     return heights
 
 
+def _paint_walls_compiled(
+    canvas: np.ndarray,
+    cam: Camera,
+    hits: Hits,
+    ids: np.ndarray,
+    atlas: tx.WallAtlas,
+    low: bool,
+    height_m: np.ndarray | None,
+    depth_px: np.ndarray | None,
+) -> np.ndarray:
+    """:func:`_paint_walls` in two compiled passes: per column, then per pixel."""
+    w, t = cam.width, atlas.t
+    heights = np.empty(w, np.float32)
+    bottom = np.empty(w, np.float32)
+    span = np.empty(w, np.float32)
+    per_px = np.empty(w, np.float32)
+    base = np.empty(w, np.int32)
+    alpha_base = np.empty(w, np.int64)
+    top_min, bottom_max, any_found = jit.kernel("wall_columns")(
+        hits.dist,
+        hits.col,
+        hits.row,
+        hits.side,
+        hits.u,
+        cam.fog_level(hits.dist),
+        ids,
+        atlas.slots,
+        atlas.height,
+        atlas.tex_m,
+        heights if height_m is None else height_m,
+        height_m is not None,
+        cam.proj,
+        cam.horizon,
+        cam.eye_m,
+        CELL_M,
+        t,
+        BLOCKS["rock"],
+        tx.LEDGE,
+        heights,
+        bottom,
+        span,
+        per_px,
+        base,
+        alpha_base,
+    )
+    if not any_found:
+        return heights
+    r0 = max(0, int(np.floor(top_min)))
+    r1 = min(cam.height, int(np.ceil(bottom_max)))
+    if r1 <= r0:
+        return heights
+    depth_test = low and depth_px is not None
+    jit.kernel("wall_rows")(
+        canvas[r0:r1],
+        r0,
+        bottom,
+        span,
+        per_px,
+        base,
+        atlas.rgb,
+        t,
+        alpha_base,
+        atlas.alpha,
+        low,
+        hits.dist.astype(np.float32),
+        depth_px[r0:r1] if depth_test else np.zeros((1, 1), np.float32),
+        depth_test,
+    )
+    return heights
+
+
 def _paint_ground(
     canvas: np.ndarray, cam: Camera, rays: Rays, ground: np.ndarray, sky: sky_mod.SkyColors
 ) -> None:
@@ -193,16 +272,13 @@ def _paint_ground(
     r0 = max(0, int(math.floor(hz + 0.5)))
     if r0 >= h:
         return
-    ys = np.arange(r0, h, dtype=np.float32) + 0.5
-    dist = (cam.eye_m / CELL_M) * cam.proj / np.maximum(ys - hz, 1e-3)  # cells per row
     t = tx.GROUND_T
     compiled = jit.kernel("ground_rows")
     if compiled is not None:
-        n_ground = len(GROUNDS)
-        base = (cam.fog_level(dist) * (n_ground * t * t)).astype(np.int64)
+        dt, base = _ground_row_terms(h, hz, cam.eye_m, cam.proj, cam.fog_m)
         compiled(
             canvas[r0:h],
-            (dist * t).astype(np.float32),
+            dt,
             base,
             rays.x.astype(np.float32),
             rays.y.astype(np.float32),
@@ -213,6 +289,8 @@ def _paint_ground(
             t,
         )
         return
+    ys = np.arange(r0, h, dtype=np.float32) + 0.5
+    dist = (cam.eye_m / CELL_M) * cam.proj / np.maximum(ys - hz, 1e-3)  # cells per row
     shift = t.bit_length() - 1
     # texel coordinates: cell = texel >> shift, in-cell texel = texel & (t - 1)
     dt = (dist * t)[:, None]
@@ -226,6 +304,24 @@ def _paint_ground(
     idx = (lvl * (n_ground * t * t))[:, None] + gid * (t * t) + ((ty_ & (t - 1)) << shift)
     idx += tx_ & (t - 1)
     canvas[r0:h] = tx.ground_atlas(sky.fog, sky.light)[idx]
+
+
+@lru_cache(maxsize=16)
+def _ground_row_terms(
+    h: int, hz: float, eye_m: float, proj: float, fog_m: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per ground row below the horizon: its distance (cells) times the texture size, float32,
+    and its fog level's offset into the ground atlas (read-only; the view's pitch and eye
+    height rarely change from one frame to the next)."""
+    r0 = max(0, int(math.floor(hz + 0.5)))
+    ys = np.arange(r0, h, dtype=np.float32) + 0.5
+    dist = (eye_m / CELL_M) * proj / np.maximum(ys - hz, 1e-3)  # cells per row
+    t = tx.GROUND_T
+    dt = (dist * t).astype(np.float32)
+    base = (fog_level(dist, fog_m) * (len(GROUNDS) * t * t)).astype(np.int64)
+    for a in (dt, base):
+        a.flags.writeable = False
+    return dt, base
 
 
 def _paint_ceiling(
@@ -285,6 +381,22 @@ def draw_scene(
         _paint_ceiling(canvas, cam, rays, roof, hits.dist)
     limit = np.minimum(hits.dist, cam.max_dist)
     low_hits = cast(low, cam.x, cam.y, rays.x, rays.y, limit)
+    compiled = jit.kernel("low_heights")
+    if compiled is not None:
+        heights = np.empty(cam.width, np.float32)
+        compiled(
+            low_hits.dist,
+            low_hits.col,
+            low_hits.row,
+            ids,
+            level,
+            atlas.slots,
+            atlas.height,
+            z,
+            tx.LEDGE,
+            heights,
+        )
+        return Walls(hits.dist, low_hits, heights)
     found = np.isfinite(low_hits.dist)
     block = np.where(found, ids[np.maximum(low_hits.row, 0), np.maximum(low_hits.col, 0)], 0)
     lvl = level.astype(np.float32)[np.maximum(low_hits.row, 0), np.maximum(low_hits.col, 0)]

@@ -85,13 +85,9 @@ def paint_sky(
     r_sky = min(h, max(0, int(math.ceil(horizon)) + 1))  # the ground covers the rest
     if r_sky == 0:
         return
-    ys = np.arange(r_sky, dtype=np.float32) + 0.5
-    elev = np.arctan((horizon - ys) / proj)
-    t = np.clip(elev / math.radians(55.0), 0.0, 1.0)[:, None] ** 0.8
-    rows = np.asarray(c.horizon, np.float32) * (1.0 - t) + np.asarray(c.zenith, np.float32) * t
-    canvas[:r_sky] = pack(rows.astype(np.uint8))[:, None]
-    cam_x = 2.0 * (np.arange(w, dtype=np.float32) + 0.5) / w - 1.0
-    heading = yaw + np.arctan(cam_x * math.tan(fov / 2.0))
+    ys, rows = _gradient(r_sky, horizon, proj, c.horizon, c.zenith)
+    canvas[:r_sky] = rows[:, None]
+    heading = yaw + _column_turns(w, fov)
     top = horizon - np.tan(ridge_elevation(heading)) * proj  # (W,)
     r0 = max(0, int(math.floor(top.min())))
     if r_sky <= r0:
@@ -102,3 +98,28 @@ def paint_sky(
     band = canvas[r0:r_sky]
     np.copyto(band, color(c.ridge), where=body)
     np.copyto(band, color(c.cap), where=body & cap)
+
+
+@lru_cache(maxsize=16)
+def _gradient(
+    r_sky: int, horizon: float, proj: float, low: Color, high: Color
+) -> tuple[np.ndarray, np.ndarray]:
+    """Row centres of the sky and its packed colour per row, horizon to zenith (read-only;
+    the view's pitch rarely changes from one frame to the next)."""
+    ys = np.arange(r_sky, dtype=np.float32) + 0.5
+    elev = np.arctan((horizon - ys) / proj)
+    t = np.clip(elev / math.radians(55.0), 0.0, 1.0)[:, None] ** 0.8
+    rows = np.asarray(low, np.float32) * (1.0 - t) + np.asarray(high, np.float32) * t
+    packed = pack(rows.astype(np.uint8))
+    for a in (ys, packed):
+        a.flags.writeable = False
+    return ys, packed
+
+
+@lru_cache(maxsize=8)
+def _column_turns(w: int, fov: float) -> np.ndarray:
+    """How far each column's centre looks from the view's heading (radians, read-only)."""
+    cam_x = 2.0 * (np.arange(w, dtype=np.float32) + 0.5) / w - 1.0
+    turns = np.arctan(cam_x * math.tan(fov / 2.0))
+    turns.flags.writeable = False
+    return turns

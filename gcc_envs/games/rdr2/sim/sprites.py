@@ -8,12 +8,14 @@ blending it towards the fog colour with distance.
 
 from __future__ import annotations
 
-import dataclasses
+import functools
 import math
+import sys
 from dataclasses import dataclass
 
 import numpy as np
 
+from gcc_envs.games.rdr2.sim import jit
 from gcc_envs.games.rdr2.sim import sprite_art as art
 from gcc_envs.games.rdr2.sim.pixels import alpha
 from gcc_envs.games.rdr2.sim.scene import Camera
@@ -22,6 +24,8 @@ from gcc_envs.games.rdr2.sim.state import CELL_M
 
 #: Billboards nearer than this (cells) are not drawn (the camera is inside them).
 NEAR = 0.15
+#: Where the alpha byte (the 4th in memory, see :mod:`pixels`) sits in a packed word.
+_ALPHA_SHIFT = 24 if sys.byteorder == "little" else 0
 
 
 @dataclass(frozen=True)
@@ -78,13 +82,36 @@ def _draw_one(
     depth: np.ndarray,
     px_depth: np.ndarray | None,
     fog: tuple[int, int, int],
-    fog_step: int,
+    fog_m: float,
     light: float,
 ) -> None:
     h, w = canvas.shape[:2]
-    c0, c1 = max(0, int(np.ceil(p.x0 - 0.5))), min(w, int(np.ceil(p.x1 - 0.5)))
-    r0, r1 = max(0, int(np.ceil(p.y0 - 0.5))), min(h, int(np.ceil(p.y1 - 0.5)))
+    c0, c1 = max(0, math.ceil(p.x0 - 0.5)), min(w, math.ceil(p.x1 - 0.5))
+    r0, r1 = max(0, math.ceil(p.y0 - 0.5)), min(h, math.ceil(p.y1 - 0.5))
     if c0 >= c1 or r0 >= r1:
+        return
+    fog_f = float(1.0 - np.exp(-p.depth * CELL_M / fog_m)) ** 1.2
+    fog_step = round(fog_f * (art.FOG_STEPS - 1))
+    compiled = jit.kernel("billboard")
+    if compiled is not None:
+        compiled(
+            canvas,
+            art.fogged(bb.art, fog_step, fog, light),
+            c0,
+            c1,
+            r0,
+            r1,
+            p.x0,
+            p.x1,
+            p.y0,
+            p.y1,
+            p.depth,
+            p.mirrored,
+            depth,
+            _no_depth() if px_depth is None else px_depth,
+            px_depth is not None,
+            _ALPHA_SHIFT,
+        )
         return
     visible = depth[c0:c1] > p.depth
     seen = np.flatnonzero(visible)
@@ -105,6 +132,13 @@ def _draw_one(
         region[mask] = p.depth
 
 
+@functools.cache
+def _no_depth() -> np.ndarray:
+    """The compiled kernel's stand-in for a missing pixel depth buffer (never touched; numba
+    takes no read-only array where the kernel may write)."""
+    return np.zeros((1, 1), np.float32)
+
+
 def draw_billboards(
     canvas: np.ndarray,
     cam: Camera,
@@ -120,14 +154,24 @@ def draw_billboards(
     low walls drawn afterwards can stay behind nearer billboards. Returns what was placed.
     """
     placed: list[tuple[Billboard, Placement]] = []
+    # project()'s arithmetic, with the camera's terms taken once for every board
+    cos_y, sin_y = math.cos(cam.yaw), math.sin(cam.yaw)
+    cx0, cy0, proj, max_dist = cam.x, cam.y, cam.proj, cam.max_dist
+    mid, horizon, eye = cam.width / 2.0, cam.horizon, cam.eye_m
     for bb in boards:
-        p = project(cam, bb.x, bb.y, bb.width_m, bb.height_m)
-        if p is not None and p.depth < cam.max_dist:
-            if bb.yaw_deg is not None and math.sin(math.radians(bb.yaw_deg) - cam.yaw) < 0:
-                p = dataclasses.replace(p, mirrored=True)
-            placed.append((bb, p))
+        dx, dy = bb.x - cx0, bb.y - cy0
+        d = dx * cos_y + dy * sin_y
+        if d < NEAR or not d < max_dist:
+            continue
+        lateral = -dx * sin_y + dy * cos_y
+        k = proj / (d * CELL_M)
+        cx = mid + proj * lateral / d
+        half = bb.width_m * k / 2.0
+        bottom = horizon + eye * k
+        mirrored = bb.yaw_deg is not None and math.sin(math.radians(bb.yaw_deg) - cam.yaw) < 0
+        p = Placement(d, cx - half, cx + half, bottom - bb.height_m * k, bottom, mirrored)
+        placed.append((bb, p))
     placed.sort(key=lambda bp: -bp[1].depth)
     for bb, p in placed:
-        fog_f = float(1.0 - np.exp(-p.depth * CELL_M / cam.fog_m)) ** 1.2
-        _draw_one(canvas, bb, p, depth, px_depth, fog, round(fog_f * (art.FOG_STEPS - 1)), light)
+        _draw_one(canvas, bb, p, depth, px_depth, fog, cam.fog_m, light)
     return placed

@@ -289,6 +289,20 @@ class NPC:
     #: Enemies: where they hide and where they step out to shoot (metres), chosen per phase.
     hide_at: tuple[float, float] | None = None
     peek_at: tuple[float, float] | None = None
+    #: Enemies: seconds hidden / exposed per cover cycle, chance to run to a flanking cover
+    #: after a shot. Wolves: seconds spent circling before a charge (again after each bite).
+    hide_s: float = 1.6
+    expose_s: float = 1.0
+    flank: float = 0.0
+    stalk_s: float = 0.0
+    #: Wolves: seconds of circling left, and the way round (+1 clockwise, -1 anticlockwise).
+    stalk_left: float = 0.0
+    orbit: int = 1
+    #: Companions: seconds left of waiting for a lagging player (then they go on).
+    patience: float = float("inf")
+    #: Velocity (m/s) over the last physics step.
+    vx: float = 0.0
+    vy: float = 0.0
 
 
 @dataclass
@@ -416,6 +430,9 @@ class MissionState:
     started_at: float = 0.0
     #: Scratch counters of the current checkpoint (kills, looted count, ...).
     counters: dict[str, float] = field(default_factory=dict)
+    #: Partial credit inside the current checkpoint in [0, 1) (enemies down, supplies found,
+    #: share of the way covered), updated every physics step.
+    partial: float = 0.0
 
     @property
     def current(self) -> str | None:
@@ -436,6 +453,8 @@ class WorldState:
     props: dict[str, Prop] = field(default_factory=dict)
     #: Red route polyline (metres) to the objective; None when there is none (Mission 3).
     route: list[tuple[float, float]] | None = None
+    #: Cover points (metres: rocks, trees, crates) enemies may move between.
+    covers: list[tuple[float, float]] = field(default_factory=list)
     ui: UIState = field(default_factory=UIState)
     #: Game time in seconds since the episode began.
     clock: float = 0.0

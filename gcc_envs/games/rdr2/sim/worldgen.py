@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from gcc_envs.errors import GCCError
-from gcc_envs.games.rdr2.sim import missions
+from gcc_envs.games.rdr2.sim import interact, missions
 from gcc_envs.games.rdr2.sim.actors import npc_from_spec
 from gcc_envs.games.rdr2.sim.data import GameData
 from gcc_envs.games.rdr2.sim.state import (
@@ -32,9 +32,10 @@ def new_world(
 ) -> WorldState:
     """The world at the start of ``mission`` (or of its ``checkpoint``, everything before done).
 
-    ``single`` ends the mission when that checkpoint is done. ``rng`` only shifts the time of
-    day by up to half an hour and turns the starting view by up to
-    :data:`YAW_JITTER_DEG`; everything else is fixed by the data.
+    ``single`` ends the mission when that checkpoint is done. ``data`` is this episode's
+    (:func:`~gcc_envs.games.rdr2.sim.variation.vary` drew its content); ``rng`` here only
+    shifts the time of day by up to half an hour and turns the starting view by up to
+    :data:`YAW_JITTER_DEG`.
     """
     if mission not in data.missions:
         raise GCCError(f"unknown RDR2 mission {mission!r}; known: {sorted(data.missions)}")
@@ -107,6 +108,7 @@ def new_world(
         npcs=npcs,
         props=props,
         start_hour=md.start_hour + float(rng.uniform(0.0, 0.5)),
+        covers=list(md.covers),
     )
     state.ui.tutorials_seen.update(md.known_tutorials)
     if md.shop:
@@ -120,4 +122,5 @@ def new_world(
     state.player.yaw_deg = (
         state.player.yaw_deg + float(rng.uniform(-YAW_JITTER_DEG, YAW_JITTER_DEG))
     ) % 360.0
+    state.ui.prompts = interact.prompts(state)  # the first frame shows them already
     return state

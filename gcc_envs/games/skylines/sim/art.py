@@ -124,22 +124,30 @@ def _highway(img: np.ndarray, e: Edges, state: CityState, px: float) -> None:
     _links(img, e, t.ramp, MARK, 1, True)
 
 
-def signs(img: np.ndarray, state: CityState, W: int, H: int) -> None:
-    """The ENTRY and EXIT signs of the ramps (drawn over everything on the map)."""
+def sign_boxes(state: CityState, W: int, H: int) -> list[tuple[str, int, int, int, int]]:
+    """The ramp signs as (name, x0, y0, x1, y1) pixel boxes; none where cells are too small."""
     e = layout.edges(W, H)
     px = cell_px(e)
     if px < 8:
-        return
+        return []
     t = state.terrain
     fpx = max(text.MIN_PX, int(px * 0.62))
+    boxes = []
     for (c, r), name in ((t.entry, "ENTRY"), (t.exit, "EXIT")):
         x, y = _centre(e, c, r)
         w, h = text.size(name, fpx, True)
-        bx = x - w // 2
-        by = y - int(px * 0.6) - h - 4
-        cv2.rectangle(img, (bx - 3, by - 2), (bx + w + 3, by + h + 2), (30, 120, 60), -1)
-        cv2.rectangle(img, (bx - 3, by - 2), (bx + w + 3, by + h + 2), (235, 235, 235), 1)
-        text.draw(img, name, bx, by, fpx, (245, 245, 245), bold=True)
+        bx, by = x - w // 2, y - int(px * 0.6) - h - 4
+        boxes.append((name, bx - 3, by - 2, bx + w + 3, by + h + 2))
+    return boxes
+
+
+def signs(img: np.ndarray, state: CityState, W: int, H: int) -> None:
+    """The ENTRY and EXIT signs of the ramps (drawn over everything on the map)."""
+    for name, x0, y0, x1, y1 in sign_boxes(state, W, H):
+        cv2.rectangle(img, (x0, y0), (x1, y1), (30, 120, 60), -1)
+        cv2.rectangle(img, (x0, y0), (x1, y1), (235, 235, 235), 1)
+        fpx = max(text.MIN_PX, int(cell_px(layout.edges(W, H)) * 0.62))
+        text.draw(img, name, x0 + 3, y0 + 2, fpx, (245, 245, 245), bold=True)
 
 
 def _trees(img: np.ndarray, e: Edges, state: CityState, px: float) -> None:

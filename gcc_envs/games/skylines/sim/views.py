@@ -147,18 +147,32 @@ def legend_lines(state: CityState, view: str) -> list[tuple[str, tuple[int, int,
     return []
 
 
-def legend(img: np.ndarray, state: CityState, view: str, W: int, H: int) -> None:
+def legend_box(state: CityState, view: str, W: int, H: int) -> tuple[int, int, int, int] | None:
+    """The legend's (x0, y0, x1, y1) box: in the map's top corner away from the highway ramps
+    (so their signs stay readable); None when the view has none or the frame is too small."""
     rows = legend_lines(state, view)
-    sy = H / layout.DESIGN[1]
-    px = int(13 * sy)
+    px = int(13 * H / layout.DESIGN[1])
     if px < text.MIN_PX or not rows:
-        return
-    x0, y0 = int(10 * W / layout.DESIGN[0]), int((layout.MAP_Y0 + 8) * sy)
+        return None
     line = int(px * 1.45)
     width = max(text.size(s, px, i == 0)[0] for i, (s, _) in enumerate(rows)) + int(px * 2.6)
-    cv2.rectangle(img, (x0, y0), (x0 + width, y0 + line * len(rows) + px // 2), (24, 30, 40), -1)
-    cv2.rectangle(img, (x0, y0), (x0 + width, y0 + line * len(rows) + px // 2), (200, 206, 214), 1)
-    for i, (s, rgb) in enumerate(rows):
+    margin = int(10 * W / layout.DESIGN[0])
+    ramps_left = state.terrain.entry[0] < layout.COLS // 2
+    x0 = W - margin - width if ramps_left else margin
+    y0 = int((layout.MAP_Y0 + 8) * H / layout.DESIGN[1])
+    return x0, y0, x0 + width, y0 + line * len(rows) + px // 2
+
+
+def legend(img: np.ndarray, state: CityState, view: str, W: int, H: int) -> None:
+    box = legend_box(state, view, W, H)
+    if box is None:
+        return
+    x0, y0, x1, y1 = box
+    px = int(13 * H / layout.DESIGN[1])
+    line = int(px * 1.45)
+    cv2.rectangle(img, (x0, y0), (x1, y1), (24, 30, 40), -1)
+    cv2.rectangle(img, (x0, y0), (x1, y1), (200, 206, 214), 1)
+    for i, (s, rgb) in enumerate(legend_lines(state, view)):
         y = y0 + px // 3 + i * line
         if i:
             cv2.rectangle(img, (x0 + px // 2, y + 2), (x0 + px // 2 + px - 2, y + px - 1), rgb, -1)

@@ -1,0 +1,247 @@
+"""A benchmark suite file (TOML): named runs of env × policy × seeds, read into frozen data.
+
+A suite is a list of ``[[run]]`` tables; an optional ``[suite]`` table names it and an optional
+``[defaults]`` table gives keys every run inherits (tables such as ``kwargs`` merge key by key)::
+
+    [suite]
+    name = "smoke"
+
+    [defaults]
+    seeds = { start = 0, count = 2 }
+
+    [[run]]
+    name = "stardew-scripted"
+    env = "GCC/Stardew-*"          # a registered id, a glob over the ids, or a list of them
+    policy = "scripted"            # random | scripted | sb3 | cradle
+    [run.kwargs]                   # passed to gym.make
+    obs_size = [90, 160]
+    [run.policy_kwargs]            # passed to the policy (model path, endpoint, budget, ...)
+
+Keys of a run: ``name``, ``env``, ``policy`` (required); ``seeds`` (a list, or
+``{ start = S, count = N }``) or ``episodes = N`` with ``seed = S`` (first seed, default 0);
+``kwargs``, ``policy_kwargs``, ``max_steps`` (the step limit), ``per_task`` (run each checkpoint
+of a mission alone, as ``gcc-gym run --per-task``), ``video`` (an MP4 per episode).
+
+>>> suite = parse_suite('''
+... [[run]]
+... name = "a"
+... env = "GCC/Stardew-Shopping"
+... policy = "random"
+... episodes = 3
+... seed = 10
+... ''', "inline.toml")
+>>> suite.runs[0].seeds
+(10, 11, 12)
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import hashlib
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
+from gcc_envs.errors import DataError
+
+RUN_KEYS = frozenset(
+    {
+        "name",
+        "env",
+        "policy",
+        "seeds",
+        "seed",
+        "episodes",
+        "kwargs",
+        "policy_kwargs",
+        "max_steps",
+        "per_task",
+        "video",
+    }
+)
+#: Keys whose tables merge with ``[defaults]`` key by key rather than replacing it.
+MERGED = ("kwargs", "policy_kwargs")
+
+
+@dataclass(frozen=True)
+class Run:
+    """One named run: an env id or glob (or a tuple of them), a policy, seeds and settings."""
+
+    name: str
+    env: str | tuple[str, ...]
+    policy: str
+    seeds: tuple[int, ...]
+    kwargs: Mapping[str, Any] = field(default_factory=dict)
+    policy_kwargs: Mapping[str, Any] = field(default_factory=dict)
+    max_steps: int | None = None
+    per_task: bool = False
+    video: bool = False
+
+
+@dataclass(frozen=True)
+class Suite:
+    """A parsed suite file: its name, its runs, and the text's digest (for the records)."""
+
+    name: str
+    path: str
+    sha256: str
+    runs: tuple[Run, ...]
+
+
+def load_suite(path: str | Path) -> Suite:
+    """Read and validate a suite file; errors name the file, the run and the problem."""
+    path = Path(path)
+    try:
+        text = path.read_text()
+    except OSError as e:
+        raise DataError(f"cannot read suite file {path}: {e}") from e
+    return parse_suite(text, str(path))
+
+
+def parse_suite(text: str, path: str) -> Suite:
+    """Parse suite TOML ``text`` (``path`` names it in errors and records)."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise DataError(f"{path}: not valid TOML: {e}") from e
+    unknown = set(data) - {"suite", "defaults", "run"}
+    if unknown:
+        raise DataError(
+            f"{path}: unknown top-level keys {sorted(unknown)}; use [suite], [defaults] and [[run]]"
+        )
+    meta = data.get("suite", {})
+    defaults = data.get("defaults", {})
+    tables = data.get("run", [])
+    if not isinstance(meta, dict) or not isinstance(defaults, dict):
+        raise DataError(f"{path}: [suite] and [defaults] must be tables")
+    if not isinstance(tables, list) or not tables:
+        raise DataError(f"{path}: no [[run]] tables; a suite needs at least one run")
+    bad = set(defaults) - RUN_KEYS
+    if bad:
+        raise DataError(f"{path}: [defaults]: unknown keys {sorted(bad)}")
+    runs = tuple(_run(path, i, _merge(defaults, t), t) for i, t in enumerate(tables))
+    names = [r.name for r in runs]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise DataError(f"{path}: run names must be unique; repeated: {twice}")
+    name = meta.get("name", Path(path).stem)
+    if not isinstance(name, str) or not name:
+        raise DataError(f"{path}: [suite] name must be a non-empty string")
+    return Suite(name, path, hashlib.sha256(text.encode()).hexdigest(), runs)
+
+
+def select(suite: Suite, patterns: Sequence[str]) -> Suite:
+    """``suite`` with only the runs whose names match one of ``patterns`` (globs), in file order
+    (``gcc-gym bench --run``); a pattern that matches no run is an error.
+
+    >>> s = parse_suite('[[run]]\\nname="a-x"\\nenv="E"\\npolicy="random"\\nseeds=[0]', "s.toml")
+    >>> [r.name for r in select(s, ["a-*"]).runs]
+    ['a-x']
+    """
+    if not patterns:
+        return suite
+    names = [r.name for r in suite.runs]
+    for p in patterns:
+        if not fnmatch.filter(names, p):
+            raise DataError(f"{suite.path}: no run is named {p!r}; runs: {names}")
+    runs = tuple(r for r in suite.runs if any(fnmatch.fnmatchcase(r.name, p) for p in patterns))
+    return replace(suite, runs=runs)
+
+
+def _merge(defaults: dict[str, Any], table: Any) -> dict[str, Any]:
+    if not isinstance(table, dict):
+        return table
+    out = {**defaults, **table}
+    for key in MERGED:
+        if isinstance(defaults.get(key), dict) and isinstance(table.get(key), dict):
+            out[key] = {**defaults[key], **table[key]}
+    if "seeds" in table or "episodes" in table:  # a run's own seeds replace the defaults'
+        for key in ("seeds", "episodes", "seed"):
+            if key not in table:
+                out.pop(key, None)
+    return out
+
+
+def _run(path: str, index: int, t: Any, own: Any) -> Run:
+    where = f"{path}: run {index + 1}"
+    if not isinstance(t, dict):
+        raise DataError(f"{where}: expected a table")
+    if isinstance(own, dict) and isinstance(own.get("name"), str):
+        where = f"{path}: run {own['name']!r}"
+    unknown = set(t) - RUN_KEYS
+    if unknown:
+        raise DataError(f"{where}: unknown keys {sorted(unknown)}; known: {sorted(RUN_KEYS)}")
+    for key in ("name", "env", "policy"):
+        if key == "env" and _strings(t.get(key)):
+            continue
+        if not isinstance(t.get(key), str) or not t[key]:
+            raise DataError(
+                f"{where}: {key!r} must be a non-empty string"
+                + (" or a list of them" if key == "env" else "")
+            )
+    for key in MERGED:
+        if not isinstance(t.get(key, {}), dict):
+            raise DataError(f"{where}: {key!r} must be a table")
+    for key in ("per_task", "video"):
+        if not isinstance(t.get(key, False), bool):
+            raise DataError(f"{where}: {key!r} must be true or false")
+    max_steps = t.get("max_steps")
+    if max_steps is not None and not _positive(max_steps):
+        raise DataError(f"{where}: 'max_steps' must be a positive integer, got {max_steps!r}")
+    return Run(
+        name=t["name"],
+        env=t["env"] if isinstance(t["env"], str) else tuple(t["env"]),
+        policy=t["policy"],
+        seeds=_seeds(where, t),
+        kwargs=dict(t.get("kwargs", {})),
+        policy_kwargs=dict(t.get("policy_kwargs", {})),
+        max_steps=max_steps,
+        per_task=t.get("per_task", False),
+        video=t.get("video", False),
+    )
+
+
+def _strings(v: Any) -> bool:
+    return isinstance(v, list) and bool(v) and all(isinstance(x, str) and x for x in v)
+
+
+def _positive(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and v > 0
+
+
+def _int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _seeds(where: str, t: dict[str, Any]) -> tuple[int, ...]:
+    if "seeds" in t and "episodes" in t:
+        raise DataError(f"{where}: give 'seeds' or 'episodes' (with 'seed'), not both")
+    if "episodes" in t:
+        n, first = t["episodes"], t.get("seed", 0)
+        if not _positive(n) or not _int(first):
+            raise DataError(f"{where}: 'episodes' must be a positive integer and 'seed' an integer")
+        return tuple(range(first, first + n))
+    if "seed" in t:
+        raise DataError(f"{where}: 'seed' (the first seed) goes with 'episodes'")
+    seeds = t.get("seeds")
+    if isinstance(seeds, dict):
+        if set(seeds) != {"start", "count"} or not (
+            _int(seeds["start"]) and _positive(seeds["count"])
+        ):
+            raise DataError(f"{where}: 'seeds' as a table is {{ start = S, count = N }}, N > 0")
+        return tuple(range(seeds["start"], seeds["start"] + seeds["count"]))
+    if isinstance(seeds, list) and seeds and all(_int(s) for s in seeds):
+        if len(set(seeds)) != len(seeds):
+            raise DataError(f"{where}: 'seeds' lists a seed twice: {seeds}")
+        return tuple(seeds)
+    raise DataError(
+        f"{where}: needs 'seeds' (a list of integers or {{ start = S, count = N }}) or "
+        f"'episodes', got {seeds!r}"
+    )

@@ -1,0 +1,352 @@
+"""Tables of a suite's results: per env × policy, and per game as the paper lays them out.
+
+Pure functions of the records (``results.jsonl``): nothing here makes an env or names a game.
+A game's tables come from what its records carry: ``config.task_info`` (the game's title, each
+task's difficulty, the mission a checkpoint belongs to, the steps a person needs) and the
+``metrics`` its env reports in ``info["metrics"]`` (RDR2's checkpoints reached, Dealer's Life 2's
+deal metrics, Skylines' city metrics...), and ``task_info.group`` (OSWorld's domains).
+Episodes recorded as errors are left out of the statistics and counted in their own column.
+
+>>> stat([1.0, 0.0, 1.0, 1.0], binary=True)
+Stat(mean=0.75, se=0.2165, n=4)
+>>> str(stat([2.0, 4.0])), str(stat([6100.0, 6300.0]))
+('3 ± 1', '6200 ± 100')
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Stat:
+    """A mean with its standard error over ``n`` episodes (``se`` NaN when n < 2)."""
+
+    mean: float
+    se: float
+    n: int
+
+    def __str__(self) -> str:
+        if self.n == 0:
+            return "-"
+        big = abs(self.mean) >= 1000
+        mean = f"{self.mean:.0f}" if big else f"{self.mean:.3g}"
+        if math.isnan(self.se):
+            return mean
+        return f"{mean} ± {self.se:.0f}" if big else f"{mean} ± {self.se:.2g}"
+
+
+def stat(values: Iterable[float], binary: bool = False) -> Stat:
+    """Mean and standard error; ``binary``: a rate's SE, sqrt(p(1-p)/n)."""
+    xs = [float(v) for v in values]
+    n = len(xs)
+    if n == 0:
+        return Stat(float("nan"), float("nan"), 0)
+    mean = sum(xs) / n
+    if binary:
+        se = math.sqrt(mean * (1 - mean) / n)
+    elif n < 2:
+        se = float("nan")
+    else:
+        se = math.sqrt(sum((x - mean) ** 2 for x in xs) / (n - 1) / n)
+    return Stat(round(mean, 6), round(se, 4), n)
+
+
+@dataclass(frozen=True)
+class Table:
+    """A titled table whose cells are text, numbers or :class:`Stat`."""
+
+    name: str
+    title: str
+    columns: tuple[str, ...]
+    rows: tuple[tuple[Any, ...], ...]
+
+
+def label(rec: dict[str, Any]) -> str:
+    """What a row names: the checkpoint of a per-task run, else the env id."""
+    return rec.get("task") or rec["env_id"]
+
+
+def task_info(rec: dict[str, Any]) -> dict[str, Any]:
+    return dict(rec.get("config", {}).get("task_info", {}))
+
+
+def efficiency(rec: dict[str, Any]) -> float | None:
+    """Expected steps (a person's) over the steps taken, as Cradle's software tasks report; 0
+    for a failed episode (as the suites' envs count it: giving up early is not efficient);
+    None where the spec gives no expected steps."""
+    expected = task_info(rec).get("expected_steps")
+    if not expected or not rec.get("steps"):
+        return None
+    return float(expected) / float(rec["steps"]) if rec.get("success") else 0.0
+
+
+def _groups(records: Iterable[dict[str, Any]], *keys: str) -> dict[tuple[Any, ...], list[dict]]:
+    out: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
+    for r in records:
+        k = tuple(label(r) if key == "label" else r.get(key) for key in keys)
+        out.setdefault(k, []).append(r)
+    return out
+
+
+def _cost(rec: dict[str, Any]) -> float | None:
+    v = (rec.get("policy_info") or {}).get("cost_usd")
+    return None if v is None else float(v)
+
+
+def summary_table(records: Sequence[dict[str, Any]]) -> Table:
+    """One row per env (or checkpoint) × policy: success, steps, progress, return, cost."""
+    rows = []
+    for (name, policy), recs in _groups(records, "label", "policy").items():
+        ok = [r for r in recs if r.get("status") == "ok"]
+        eff = [e for e in map(efficiency, ok) if e is not None]
+        costs = [c for c in map(_cost, ok) if c is not None]
+        usage = [r.get("policy_info") or {} for r in ok]
+        calls = [u["calls"] for u in usage if "calls" in u]
+        tokens = [
+            u.get("prompt_tokens", 0) + u.get("completion_tokens", 0)
+            for u in usage
+            if "prompt_tokens" in u
+        ]
+        rows.append(
+            (
+                name,
+                policy,
+                len(ok),
+                f"{sum(bool(r['success']) for r in ok)}/{len(ok)}",
+                stat((bool(r["success"]) for r in ok), binary=True),
+                stat(r["steps"] for r in ok),
+                stat(r["progress"] for r in ok),
+                stat(r["return"] for r in ok),
+                stat(eff) if eff else None,
+                stat(calls) if calls else None,
+                stat(tokens) if tokens else None,
+                stat(costs) if costs else None,
+                len(recs) - len(ok),
+            )
+        )
+    return Table(
+        "summary",
+        "Success, steps and progress per env × policy (mean ± standard error)",
+        (
+            "env",
+            "policy",
+            "episodes",
+            "success",
+            "success rate",
+            "steps",
+            "progress",
+            "return",
+            "efficiency",
+            "LMM calls",
+            "tokens",
+            "cost USD",
+            "errors",
+        ),
+        tuple(rows),
+    )
+
+
+def games(records: Sequence[dict[str, Any]]) -> list[str]:
+    """The games (ids' titles) in the records, in order of first appearance."""
+    seen: dict[str, None] = {}
+    for r in records:
+        seen.setdefault(task_info(r).get("game") or r["env_id"], None)
+    return list(seen)
+
+
+def of_game(records: Sequence[dict[str, Any]], game: str) -> list[dict[str, Any]]:
+    return [r for r in records if (task_info(r).get("game") or r["env_id"]) == game]
+
+
+def policies(records: Sequence[dict[str, Any]]) -> list[str]:
+    return list(dict.fromkeys(r["policy"] for r in records))
+
+
+def success_table(records: Sequence[dict[str, Any]], game: str) -> Table:
+    """A game's tasks (rows, with difficulty) × policies (columns): successes and rate ± SE.
+
+    Checkpoints of one mission are followed by the mission's total over them (the paper's
+    per-task figure and its per-domain table both read this way).
+    """
+    recs = [r for r in of_game(records, game) if r.get("status") == "ok"]
+    pols = policies(of_game(records, game))
+    tasks = list(dict.fromkeys(label(r) for r in recs))
+    parent_of = {label(r): task_info(r).get("parent") or "" for r in recs}
+    difficulty = {label(r): task_info(r).get("difficulty") or "" for r in recs}
+
+    def cells(rows: list[dict[str, Any]]) -> list[Any]:
+        return _rates(rows, pols)
+
+    body: list[tuple[Any, ...]] = []
+    for i, task in enumerate(tasks):
+        body.append((task, difficulty[task], *cells([r for r in recs if label(r) == task])))
+        parent = parent_of[task]
+        last = i + 1 == len(tasks) or parent_of[tasks[i + 1]] != parent
+        members = [t for t in tasks if parent_of[t] == parent]
+        if parent and last and len(members) > 1:
+            body.append((f"{parent} (all)", "", *cells([r for r in recs if label(r) in members])))
+    columns = ["task", "difficulty"]
+    for p in pols:
+        columns += [f"{p} success", f"{p} rate"]
+    return Table(
+        f"{game}_success",
+        f"{game}: success per task and policy (rate ± standard error)",
+        tuple(columns),
+        tuple(body),
+    )
+
+
+def _rates(recs: Sequence[dict[str, Any]], pols: Sequence[str]) -> list[Any]:
+    """Per policy: successes as ``k/n`` and the rate ± SE."""
+    out: list[Any] = []
+    for p in pols:
+        mine = [bool(r["success"]) for r in recs if r["policy"] == p]
+        out += [f"{sum(mine)}/{len(mine)}" if mine else "-", stat(mine, binary=True)]
+    return out
+
+
+def group_table(records: Sequence[dict[str, Any]], game: str) -> Table | None:
+    """A suite's families (``task_info.group``: OSWorld's domains) × policies: tasks, successes
+    and rate ± SE, then all of them (the OSWorld paper's per-domain table); None without groups.
+    """
+    recs = [r for r in of_game(records, game) if r.get("status") == "ok"]
+    group = {id(r): task_info(r).get("group") or "" for r in recs}
+    names = list(dict.fromkeys(g for g in group.values() if g))
+    if not names:
+        return None
+    pols = policies(of_game(records, game))
+    rows = []
+    for name in [*names, None]:
+        mine = [r for r in recs if name is None or group[id(r)] == name]
+        tasks = len({label(r) for r in mine})
+        rows.append((name or "(all)", tasks, *_rates(mine, pols)))
+    columns = ["group", "tasks"]
+    for p in pols:
+        columns += [f"{p} success", f"{p} rate"]
+    return Table(
+        f"{game}_groups",
+        f"{game}: success per group (domain) and policy (rate ± standard error)",
+        tuple(columns),
+        tuple(rows),
+    )
+
+
+def efficiency_table(records: Sequence[dict[str, Any]], game: str) -> Table | None:
+    """Per task × policy where the spec gives a person's steps: success, steps ± SE and
+    efficiency ± SE (Cradle's software table); None when no task gives them."""
+    recs = [r for r in of_game(records, game) if r.get("status") == "ok"]
+    if not any(task_info(r).get("expected_steps") for r in recs):
+        return None
+    rows = []
+    for (task, policy), rs in _groups(recs, "label", "policy").items():
+        eff = [e for e in map(efficiency, rs) if e is not None]
+        rows.append(
+            (
+                task,
+                policy,
+                len(rs),
+                *_rates(rs, [policy]),
+                stat(r["steps"] for r in rs),
+                task_info(rs[0]).get("expected_steps"),
+                stat(eff) if eff else None,
+            )
+        )
+    return Table(
+        f"{game}_efficiency",
+        f"{game}: success, steps and efficiency (a person's steps / steps) per task and policy",
+        (
+            "task",
+            "policy",
+            "episodes",
+            "success",
+            "success rate",
+            "steps",
+            "expected",
+            "efficiency",
+        ),
+        tuple(rows),
+    )
+
+
+def metrics_tables(records: Sequence[dict[str, Any]], game: str) -> list[Table]:
+    """A game's metrics (as its env reports them) per task × policy, mean ± SE.
+
+    Tasks that report the same metrics share a table (a mission's checkpoints, a game's one
+    task), so each task family reads as the paper's per-game table of metrics does.
+    """
+    recs = [r for r in of_game(records, game) if r.get("status") == "ok"]
+    families: dict[tuple[str, ...], list[dict[str, Any]]] = {}
+    for r in recs:
+        families.setdefault(tuple(r.get("metrics") or {}), []).append(r)
+    out = []
+    for names, family in families.items():
+        if not names:
+            continue
+        rows = [
+            (task, policy, len(rs), *(stat(r["metrics"][m] for r in rs) for m in names))
+            for (task, policy), rs in _groups(family, "label", "policy").items()
+        ]
+        tasks = list(dict.fromkeys(label(r) for r in family))
+        suffix = "" if len(families) == 1 else "_" + tasks[0].rpartition("/")[2]
+        what = ", ".join(t.rpartition("/")[2] for t in tasks[:3]) + (
+            " ..." if len(tasks) > 3 else ""
+        )
+        out.append(
+            Table(
+                f"{game}_metrics{suffix}",
+                f"{game} ({what}): the game's metrics per task and policy (mean ± SE)",
+                ("task", "policy", "episodes", *names),
+                tuple(rows),
+            )
+        )
+    return out
+
+
+def without_empty_columns(table: Table) -> Table:
+    """The table without the columns that are empty (``None`` or ``""``) in every row."""
+    keep = [
+        i
+        for i in range(len(table.columns))
+        if any(row[i] not in (None, "") for row in table.rows) or not table.rows
+    ]
+    return Table(
+        table.name,
+        table.title,
+        tuple(table.columns[i] for i in keep),
+        tuple(tuple(row[i] for i in keep) for row in table.rows),
+    )
+
+
+def relabel(records: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Records whose policy names their run too where two runs use one policy on one env
+    (``cradle`` twice, with two models, becomes ``cradle [run-a]`` and ``cradle [run-b]``).
+
+    >>> a = {"env_id": "E", "policy": "cradle", "run": "a"}
+    >>> [r["policy"] for r in relabel([a, {**a, "run": "b"}, {**a, "env_id": "F"}])]
+    ['cradle [a]', 'cradle [b]', 'cradle']
+    """
+    runs: dict[tuple[str, str], set[str]] = {}
+    for r in records:
+        runs.setdefault((label(r), r["policy"]), set()).add(r.get("run", ""))
+    return [
+        {**r, "policy": f"{r['policy']} [{r.get('run', '')}]"}
+        if len(runs[(label(r), r["policy"])]) > 1
+        else r
+        for r in records
+    ]
+
+
+def all_tables(records: Sequence[dict[str, Any]]) -> list[Table]:
+    """The summary, then each game's success table, its per-group and efficiency tables where
+    its tasks give groups or a person's steps, and its metrics tables."""
+    out = [summary_table(records)]
+    for game in games(records):
+        out.append(success_table(records, game))
+        extra = (group_table(records, game), efficiency_table(records, game))
+        out += [t for t in extra if t is not None]
+        out += metrics_tables(records, game)
+    return [without_empty_columns(t) for t in out]

@@ -1,0 +1,189 @@
+"""Scripted solutions of the CapCut twins (Shotcut): its shortcuts (Ctrl+O open, ``k`` pause,
+``i``/``o`` in and out points, ``a`` append, Ctrl+U / Ctrl+I new audio / video track), its
+player's time field and its Export panel.
+
+Each reads what varies from the instruction (the file names, the seconds to keep, the
+sticker) and finds on the frame what moves: where the two clips meet on the timeline (the
+clips' colours), where the ball is in the player and so when it reaches the goal (two looks
+at the picture, the ball rolls at a constant speed). Events only; clicks in pixels of the
+twin's 1280x800 screen, scaled to the frames shown. Files are typed as ``~/...`` paths
+(Shotcut's file dialogs expand the home).
+"""
+
+from __future__ import annotations
+
+import re
+
+import cv2
+import numpy as np
+
+from gcc_envs.apps.software.scripting import Plan, PlanScript, settle
+from gcc_envs.core.events import Click, DragTo, Event, Hotkey, KeyPress, MoveTo, TypeText, Wait
+from gcc_envs.core.program import Program
+
+FPS = 25  # the twin's media (a person reads it off the player's time field)
+PLAYER = (780, 270)  # the player's picture: gives it the keyboard
+TIME_FIELD = (692, 426)  # the player's position field
+NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7}
+#: The timeline's video track V1 (y) once a project is open, and the x span it may use.
+TRACK_Y = 620
+TRACK_X = (200, 1270)
+
+
+class CapCutScript(PlanScript):
+    """Shotcut's moves, in the twin's 1280x800 screen pixels scaled to the frames shown."""
+
+    def at(self, x: int, y: int) -> tuple[int, int]:
+        W, H = self.size
+        return round(x * W / 1280), round(y * H / 800)
+
+    def click(self, x: int, y: int, count: int = 1) -> Click:
+        return Click(*self.at(x, y), "left", count)
+
+    def seek(self, seconds: float) -> list[Event]:
+        """The player to ``seconds`` (typed into its time field as hh:mm:ss:ff)."""
+        s, f = int(seconds), round((seconds - int(seconds)) * FPS)
+        return [self.click(*TIME_FIELD, 3), Wait(0.3), Hotkey(("ctrl", "a")),
+                TypeText(f"00:00:{s:02d}:{f:02d}", 0.03), KeyPress("enter"), Wait(0.8),
+                self.click(*PLAYER)]  # fmt: skip
+
+    def open_file(self, path: str) -> list[Event]:
+        """Ctrl+O, the path, then the player paused (it starts playing what it opens)."""
+        return [Hotkey(("ctrl", "o")), Wait(2.0), Hotkey(("ctrl", "a")), TypeText(path, 0.02),
+                KeyPress("enter"), Wait(2.0), self.click(*PLAYER), KeyPress("k")]  # fmt: skip
+
+    def export(self, name: str) -> Program:
+        """The Export panel, Export File, the file's name; then wait for the job to end (the
+        screen stays still for a few seconds)."""
+        return settle([self.click(1077, 114), Wait(1.5), self.click(306, 434), Wait(2.0),
+                       Hotkey(("ctrl", "a")), TypeText(name, 0.03), KeyPress("enter"),
+                       Wait(3.0)], quiet_s=3.0, timeout_s=60.0)  # fmt: skip
+
+
+class ImportAddMusicExportScript(CapCutScript):
+    """Open the video, append it; a new audio track, open the tune, drag it there; export."""
+
+    def plan(self, instruction: str, frame: np.ndarray) -> Plan:
+        video = re.search(r"import (\S+\.mp4)", instruction)
+        tune = re.search(r"music (\S+\.wav)", instruction)
+        v = video.group(1) if video else "Videos/A_cradle.mp4"
+        m = tune.group(1) if tune else "Music/music.wav"
+        yield settle([Wait(1.0), *self.open_file(f"~/{v}"), KeyPress("a"), Wait(1.0)])
+        yield settle([Hotkey(("ctrl", "u")), Wait(1.0), *self.open_file(f"~/{m}")])
+        # the tune from the player down onto the audio track, at the start
+        yield settle([MoveTo(*self.at(*PLAYER)), DragTo(*self.at(150, 692), "left", 1.5),
+                      Wait(1.0)])  # fmt: skip
+        yield self.export("with-music.mp4")
+
+
+class TrimFirstAndLastScript(CapCutScript):
+    """Pause, the out point at the later second, the in point at the earlier one, export."""
+
+    def plan(self, instruction: str, frame: np.ndarray) -> Plan:
+        m = re.search(r"after (\w+) seconds? and then before (\w+) seconds?", instruction)
+        end, start = (NUMBERS.get(w, 0) for w in m.groups()) if m else (5, 1)
+        yield settle([Wait(1.0), self.click(*PLAYER), Wait(0.3), KeyPress("k"), Wait(0.5)])
+        yield settle([*self.seek(end), KeyPress("o"), Wait(0.5)])
+        yield settle([*self.seek(start), KeyPress("i"), Wait(0.5)])
+        yield self.export("trimmed.mp4")
+
+
+class AddFaceStickerExportScript(CapCutScript):
+    """Open the project, a new video track above, open the sticker named in the instruction,
+    append it there, export."""
+
+    def plan(self, instruction: str, frame: np.ndarray) -> Plan:
+        kind = next((k for k in ("face", "star", "heart") if k in instruction), "face")
+        yield settle([Wait(1.0), *self.open_file("~/Videos/first.mlt"), Wait(0.5)])
+        yield settle([Hotkey(("ctrl", "i")), Wait(1.0),
+                      *self.open_file(f"~/Pictures/Stickers/{kind}.png")])  # fmt: skip
+        yield settle([self.click(250, 610), Wait(0.5), KeyPress("a"), Wait(1.5)])
+        yield self.export("sticker.mp4")
+
+
+def clip_edges(frame: np.ndarray, y: int = TRACK_Y, x_span: tuple[int, int] = TRACK_X) -> list[int]:
+    """The x of each clip's right end on the timeline row ``y`` (where the colour along the
+    row jumps: the dark line between two clips, the track's end), left to right."""
+    x0, x1 = x_span
+    row = frame[y - 3 : y + 4, x0:x1].astype(np.int16).mean(axis=0)
+    jump = np.abs(np.diff(row, axis=0)).sum(axis=1)
+    xs = [x0 + int(x) + 1 for x in np.flatnonzero(jump > 60)]
+    merged: list[int] = []
+    for x in xs:  # a dividing line is two jumps a pixel or two apart
+        if merged and x - merged[-1] <= 4:
+            continue
+        merged.append(x)
+    return merged
+
+
+ORDINALS = {"first": 1, "second": 2, "third": 3}
+
+
+class AddTransitionExportScript(CapCutScript):
+    """Open the project, find where the two clips named meet on the timeline, drag the later
+    one a quarter of its length onto the earlier (Shotcut makes a crossfade of the overlap),
+    export."""
+
+    def plan(self, instruction: str, frame: np.ndarray) -> Plan:
+        m = re.search(r"between the (\w+) and the (\w+) videos", instruction)
+        k = ORDINALS.get(m.group(1), 1) if m else 1
+        frame = yield settle([Wait(1.0), *self.open_file("~/Videos/first.mlt"), Wait(0.5)])
+        W, H = self.size
+        big = frame if frame is None or (W, H) == (1280, 800) else cv2.resize(frame, (1280, 800))
+        ends = clip_edges(big) if big is not None else []
+        if len(ends) < k + 1:  # the clip's end and the next clip's
+            return
+        meet, width = ends[k - 1], ends[k] - ends[k - 1]
+        grab = self.at(meet + width // 4, TRACK_Y)
+        drop = self.at(meet, TRACK_Y)  # a quarter of the clip to the left
+        yield settle([MoveTo(*grab), DragTo(*drop, "left", 1.5), Wait(1.5)])
+        yield self.export("transition.mp4")
+
+
+#: The goal video's grass, and what counts as white (the ball, the goal's posts).
+GRASS_RGB = (40, 140, 60)
+
+
+def ball_and_goal(frame: np.ndarray) -> tuple[float, float] | None:
+    """``(ball x, goal line x)`` in the player's picture of the goal video: the ball is the
+    small round white blob on the grass, the goal the tall white outline (its left post is
+    the line); None when either is not found."""
+    grass = (np.abs(frame.astype(np.int16) - GRASS_RGB) <= 25).all(axis=2)
+    ys, xs = np.nonzero(grass)
+    if len(xs) < 500:
+        return None
+    x0, x1, y0, y1 = xs.min(), xs.max(), ys.min(), ys.max()
+    white = (frame[y0 : y1 + 1, x0 : x1 + 1] >= 228).all(axis=2).astype(np.uint8)
+    n, _, stats, centroids = cv2.connectedComponentsWithStats(white, connectivity=8)
+    blobs = [(stats[k], centroids[k]) for k in range(1, n) if stats[k][cv2.CC_STAT_AREA] >= 12]
+    if len(blobs) < 2:
+        return None
+    goal = max(blobs, key=lambda b: b[0][cv2.CC_STAT_HEIGHT])
+    ball = min((b for b in blobs if b is not goal),
+               key=lambda b: abs(b[0][cv2.CC_STAT_WIDTH] - b[0][cv2.CC_STAT_HEIGHT]))  # fmt: skip
+    return float(x0 + ball[1][0]), float(x0 + goal[0][cv2.CC_STAT_LEFT])
+
+
+class CutAtGoalScript(CapCutScript):
+    """Pause; look at the ball twice (half a second and a second and a half in: it rolls at a
+    constant speed) to tell when it reaches the goal line; the out point there; export."""
+
+    LOOKS = (0.5, 1.5)
+
+    def plan(self, instruction: str, frame: np.ndarray) -> Plan:
+        yield settle([Wait(1.0), self.click(*PLAYER), Wait(0.3), KeyPress("k"), Wait(0.5)])
+        seen = []
+        for t in self.LOOKS:
+            frame = yield settle(self.seek(t), quiet_s=0.6)
+            found = ball_and_goal(frame) if frame is not None else None
+            if found is None:
+                return
+            seen.append(found)
+        (xa, line), (xb, _) = seen
+        ta, tb = self.LOOKS
+        if xb <= xa:
+            return
+        goal_s = ta + (line - xa) * (tb - ta) / (xb - xa)
+        goal_s = round(goal_s * FPS) / FPS
+        yield settle([*self.seek(goal_s), KeyPress("o"), Wait(0.5)])
+        yield self.export("goal.mp4")

@@ -1,0 +1,176 @@
+"""The unprivileged RDR2 player: it reads only the frames, the instruction and its skill list.
+
+What it sees is what a person sees: the key prompt at the bottom right (read by its width in
+the HUD's font: ``[E] Mount``, ``[E] Dismount``, ``[E] Hitch Horse``, ...), the minimap (the
+red route line, blue allies, the orange dot of its own horse) and the instruction's "Now: ..."
+objective; which skills it may call is the library the env lists (tutorial-gated skills appear
+once taught). Each step it answers one skill call:
+
+* on foot with its horse's dot on the minimap and a ride ahead: walk to the horse, ``[E] Mount``;
+* ``[E] Lead Horse`` / ``[E] Calm Horse`` prompts: take the horse by the reins;
+* "follow ...": ``follow``; "hitch ...": the route line, then ``hitch_horse`` at its prompt;
+  a door's prompt on the way: ``interact``; otherwise the route line with ``navigate_path``.
+
+It has no plan for searching rooms, fights, climbing or the store, and fails there, as the
+paper's agent mostly did ("combat and searching remain difficult").
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import numpy as np
+
+from agents.scripted.rdr2_body import call
+from gcc_envs.games.rdr2 import vision
+from gcc_envs.games.rdr2.sim import hud, minimap, text
+from gcc_envs.games.rdr2.skills import sim_minimap
+
+#: Prompt labels the player knows the look of, by key.
+LABELS = {
+    "E": (
+        "Mount",
+        "Dismount",
+        "Hitch Horse",
+        "Open Door",
+        "Close Door",
+        "Lead Horse",
+        "Let Go of Horse",
+        "Calm Horse",
+        "Pick Up John",
+        "Put John on Horse",
+        "Shop",
+    ),
+    "R": ("Search (hold)",),
+}
+#: Least glyph score (brightness under the glyphs minus around them) of a prompt read.
+MIN_SCORE = 70.0
+#: Walking and riding speeds (m/s) for leg lengths; the horse is mounted from this close (m).
+FOOT_SPEED, RIDE_SPEED, MOUNT_M = 3.0, 6.0, 1.8
+#: A dot nearer than this (share of the minimap's radius) may hide under the arrow next.
+NEAR_DOT = 0.15
+#: Mean change (grey levels) of the minimap under which a guided walk got nowhere.
+STUCK_DIFF = 2.0
+#: Objectives that are rides (the horse first).
+RIDES = ("follow dutch", "follow javier", "return to camp")
+
+
+def read_prompts(frame: np.ndarray) -> list[str]:
+    """The key prompts shown, bottom line first: each line is matched against the look of
+    every known prompt in the HUD's font, where the HUD puts it (right-aligned, stacked)."""
+    h, w = frame.shape[:2]
+    s = hud.scale(h, w)
+    size = hud.px(hud.PROMPT_PX, s)
+    step = round(size * 2.0)
+    right = w - hud.px(28, s) - hud.px(8, s) // 2
+    out = []
+    for k in range(2):
+        y = h - hud.px(36, s) - k * step
+        best, best_score = None, MIN_SCORE
+        for key, labels in LABELS.items():
+            for label in labels:
+                m = text.mask(f"[{key}] {label}", size, True)
+                mh, mw = m.shape
+                score = vision.glyph_score(frame, m, round(right - mw), round(y - mh))
+                if score > best_score:
+                    best, best_score = label, score
+        if best is None:
+            break
+        out.append(best)
+    return out
+
+
+def objective(instruction: str) -> str:
+    """The "Now: ..." part of a checkpoint's instruction, lower case (``""`` when none)."""
+    m = re.search(r"Now:\s*(.+?)\.?\s*$", instruction)
+    return m.group(1).lower() if m else ""
+
+
+class RDR2Eyes:
+    """A frame-reading player (``ScriptedPolicy(env, privileged=False)`` for RDR2)."""
+
+    def __init__(self, env: Any) -> None:
+        self.env = env
+        self.goal = ""
+        self.colours = vision.HudColours()
+        #: The minimap before the last guided walk (to tell when it got nowhere), and the
+        #: side the next sidestep goes.
+        self.last_map: np.ndarray | None = None
+        self.side = 1.0
+        #: The horse's dot was last seen about to go under the player's arrow.
+        self.horse_near = False
+
+    def reset(self, info: dict[str, Any]) -> None:
+        self.goal = objective(str(info.get("instruction", "")))
+        self.last_map = None
+
+    def can(self, skill: str) -> bool:
+        return skill in self.env.skills  # the library the env lists (curated by tutorials)
+
+    def act(self, obs: np.ndarray, info: dict[str, Any]) -> str:
+        mm = vision.minimap_crop(obs, sim_minimap(*obs.shape[:2]))
+        before, self.last_map = self.last_map, None
+        if before is not None and before.shape == mm.shape:
+            moved = float(np.abs(before.astype(np.int16) - mm.astype(np.int16)).mean())
+            if moved < STUCK_DIFF:  # the map stood still: something is in the way
+                self.side = -self.side
+                return call("turn_and_move_forward", degree=70.0 * self.side, duration=0.8)
+        step = self._act(obs, info, mm)
+        if step.startswith(("follow(", "navigate_path(")):
+            self.last_map = mm.copy()
+        return step
+
+    def _act(self, obs: np.ndarray, info: dict[str, Any], mm: np.ndarray) -> str:
+        labels = read_prompts(obs)
+        route = vision.route_bearing(mm, self.colours)
+        horse = vision.blips(mm, self.colours.horse, self.colours)
+        mounted = bool({"Dismount", "Hitch Horse"} & set(labels))
+        leading = "Let Go of Horse" in labels
+        if {"Lead Horse", "Calm Horse"} & set(labels):
+            return call("interact")
+        if any(self.goal.startswith(r) for r in RIDES) and not mounted and not leading:
+            near, self.horse_near = self.horse_near, False
+            if "Mount" in labels:
+                return call("mount_horse")
+            if horse:
+                self.horse_near = horse[0].distance < NEAR_DOT
+                return self.walk_to(horse[0])
+            if near:  # it went under the arrow a step short: a little closer
+                return call("move_forward", duration=0.3)
+            return call("turn_and_move_forward", degree=90.0, duration=0.5)  # look round
+        if self.goal.startswith("follow"):
+            return call("follow", duration=20)
+        if "Hitch Horse" in labels and self.can("hitch_horse"):
+            return call("hitch_horse")
+        if {"Open Door", "Shop", "Pick Up John", "Put John on Horse"} & set(labels):
+            return call("interact")
+        if "Search (hold)" in labels and self.can("loot"):
+            return call("loot")
+        marker = vision.blips(mm, self.colours.objective, self.colours)
+        if route is not None:
+            return call("navigate_path", duration=20)
+        if marker:  # a line too short (or too hidden) to read: head for its marker
+            return self.walk_to(marker[0], mounted, stop_m=1.0)
+        if vision.blips(mm, self.colours.ally, self.colours):  # the way is hidden: go along
+            return call("follow", duration=20)
+        return call("wait", duration=0.5)
+
+    def walk_to(self, dot: vision.Blip, mounted: bool = False, stop_m: float = MOUNT_M) -> str:
+        """A leg towards a minimap dot (the minimap shows more metres when riding)."""
+        view, speed = (
+            (minimap.VIEW_MOUNTED_M, RIDE_SPEED)
+            if mounted
+            else (
+                minimap.VIEW_FOOT_M,
+                FOOT_SPEED,
+            )
+        )
+        metres = dot.distance * view
+        dur = min(2.0, max(0.2, (metres - stop_m) / speed))
+        if abs(dot.bearing) > 100:  # turn first: a leg straight off would walk away
+            return call("turn", degree=round(dot.bearing, 1))
+        return call("turn_and_move_forward", degree=round(dot.bearing, 1), duration=dur)
+
+
+__all__ = ["RDR2Eyes", "objective", "read_prompts"]

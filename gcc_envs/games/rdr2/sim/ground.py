@@ -1,0 +1,75 @@
+"""Questions about a region's cells that placing things asks (open, alike, in clear view)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+
+from gcc_envs.games.rdr2.sim import geometry as geo
+from gcc_envs.games.rdr2.sim.data import Point, Rect, RegionData
+from gcc_envs.games.rdr2.sim.state import CELL_M
+
+#: Clearance (metres) a placed point keeps from walls.
+CLEARANCE_M = 0.5
+
+
+class Ground:
+    """Questions about a region's cells that placing things asks."""
+
+    def __init__(self, region: RegionData) -> None:
+        self.r = region
+        self.rows, self.cols = region.walls.shape
+
+    def cell(self, p: Point) -> tuple[int, int] | None:
+        c, r = int(math.floor(p[0] / CELL_M)), int(math.floor(p[1] / CELL_M))
+        return (c, r) if 0 <= c < self.cols and 0 <= r < self.rows else None
+
+    def areas(self, p: Point) -> frozenset[str]:
+        cx, cy = p[0] / CELL_M, p[1] / CELL_M
+        return frozenset(
+            n for n, (x0, y0, x1, y1) in self.r.areas.items() if x0 <= cx < x1 and y0 <= cy < y1
+        )
+
+    def open(self, p: Point, room: float = CLEARANCE_M) -> bool:
+        c = self.cell(p)
+        if c is None or self.r.walls[c[1], c[0]] != 0:
+            return False
+        z = int(self.r.level[c[1], c[0]])
+        return geo.circle_free(self.r.walls, self.r.level, CELL_M, *p, room, z)
+
+    def like(self, old: Point, new: Point, room: float = CLEARANCE_M) -> bool:
+        """Whether ``new`` is open ground of the same kind as ``old`` (``room`` metres clear)."""
+        a, b = self.cell(old), self.cell(new)
+        if a is None or b is None or not self.open(new, room):
+            return False
+        r = self.r
+        return (
+            bool(r.roof[a[1], a[0]]) == bool(r.roof[b[1], b[0]])
+            and int(r.level[a[1], a[0]]) == int(r.level[b[1], b[0]])
+            and self.areas(old) == self.areas(new)
+        )
+
+    def clear(self, a: Point, b: Point) -> bool:
+        return geo.line_of_sight(self.r.walls, CELL_M, a[0], a[1], b[0], b[1])
+
+    def clearance(self, a: Point, b: Point, solids: list[Point]) -> float:
+        """How far (metres, up to 3) a walker on segment AB stays from walls to either side
+        and from solid props (crates, barrels); 0 when a wall crosses it."""
+        d = geo.dist(*a, *b) or 1.0
+        ux, uy = -(b[1] - a[1]) / d, (b[0] - a[0]) / d
+        walls = 0.0
+        for off in (0.0, 0.3, 0.6, 0.9):
+            if not all(
+                self.clear((a[0] + k * ux, a[1] + k * uy), (b[0] + k * ux, b[1] + k * uy))
+                for k in (-off, off)
+            ):
+                break
+            walls = off + 0.3
+        props = min((geo.segment_point_distance(*a, *b, *c) - 0.6 for c in solids), default=3.0)
+        return max(0.0, min(walls, props, 3.0))
+
+    def cells(self, rect: Rect) -> Iterator[tuple[int, int]]:
+        x0, y0, x1, y1 = rect
+        for r in range(max(y0, 0), min(y1, self.rows)):
+            for c in range(max(x0, 0), min(x1, self.cols)):
+                yield c, r

@@ -1,0 +1,140 @@
+"""What the seed changes in RDR2: positions, counts, contents and tempers, within their ranges."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from rdr2_helpers import make
+
+from gcc_envs.errors import DataError
+from gcc_envs.games.rdr2.sim import load_data
+from gcc_envs.games.rdr2.sim.overlap import checkpoint_overlaps, overlap, task_objects
+from gcc_envs.games.rdr2.sim.variation_loader import load_variation
+from gcc_envs.games.rdr2.sim.world import SUPPLIES
+
+SEEDS = (1, 2, 3, 4, 5)
+
+
+def test_task_objects_overlap_at_most_a_third_across_seeds_on_every_checkpoint() -> None:
+    overlaps = checkpoint_overlaps(SEEDS)
+    assert len(overlaps) == 14
+    assert max(overlaps.values()) <= 0.3, overlaps
+
+
+def test_the_same_seed_gives_the_same_content_and_the_files_layout_is_kept_on_request() -> None:
+    a, b = (
+        make("mission1", "protect_dutch", seed=4, vary=True),
+        make("mission1", "protect_dutch", seed=4, vary=True),
+    )
+    assert overlap(task_objects(a.state), task_objects(b.state)) == 1.0
+    plain = make("mission1", "protect_dutch", seed=4, vary=False)
+    data = load_data().missions["mission1"]
+    enemies = [n for n in plain.state.npcs.values() if n.kind == "enemy"]
+    assert sorted(n.name for n in enemies) == [s.name for s in data.npcs if s.kind == "enemy"]
+    assert (
+        plain.state.props["hitch_post"].x
+        == next(p for p in data.props if p.id == "hitch_post").at[0]
+    )
+
+
+@pytest.mark.parametrize(
+    ("mission", "checkpoint", "kind"),
+    [
+        ("mission1", "protect_dutch", "enemy"),
+        ("mission2", "kill_wolves", "wolf"),
+    ],
+)
+def test_foe_counts_stay_in_range_and_change_with_the_seed(mission, checkpoint, kind) -> None:
+    counts = []
+    for seed in range(8):
+        s = make(mission, checkpoint, seed=seed, vary=True).state
+        foes = [n for n in s.npcs.values() if n.kind == kind]
+        counts.append(len(foes))
+        for n in foes:  # on open ground inside the map
+            c, r = int(n.x // 2), int(n.y // 2)
+            assert s.map.walls[r, c] == 0
+    assert min(counts) >= 3 and max(counts) <= 5 and len(set(counts)) > 1
+
+
+def test_supplies_hide_in_two_or_three_of_five_to_seven_containers() -> None:
+    spots = set()
+    for seed in SEEDS:
+        s = make("mission1", "search_house", seed=seed, vary=True).state
+        boxes = [p for p in s.props.values() if p.kind in ("drawer", "cupboard")]
+        full = [p for p in boxes if any(k in SUPPLIES for k in p.items)]
+        assert 5 <= len(boxes) <= 7 and 2 <= len(full) <= 3
+        assert all(s.map.areas["house"].contains(p.x, p.y) for p in boxes)
+        spots |= {(round(p.x), round(p.y)) for p in full}
+    assert len(spots) >= 8  # the supplies are somewhere else each time
+
+
+def test_the_store_stands_on_different_plots_with_its_clerk_inside() -> None:
+    plots = set()
+    for seed in range(8):
+        s = make("mission3", seed=seed, vary=True).state
+        store = s.map.areas["store"]
+        door = s.props["store_door"]
+        assert store.contains(s.npcs["clerk"].x, s.npcs["clerk"].y)
+        assert s.map.walls[door.cell[1], door.cell[0]] != 0  # a closed door in the wall
+        plots.add((store.x0, store.y0))
+    assert len(plots) >= 3
+
+
+def test_the_ride_starts_with_the_horse_wandered_off() -> None:
+    for seed in SEEDS:
+        s = make("mission1", "follow_dutch", seed=seed, vary=True).state
+        h = s.horses["arthur_horse"]
+        assert s.player.mounted is None and 4.0 <= math.dist((s.player.x, s.player.y), (h.x, h.y))
+
+
+def test_flanking_enemies_run_to_new_cover_after_a_shot() -> None:
+    sim = make("mission1", "protect_dutch", seed=2, vary=True)
+    s = sim.state
+    enemies = [n for n in s.npcs.values() if n.kind == "enemy"]
+    first = {n.name: n.cover for n in enemies}
+    for n in enemies:
+        n.flank = 1.0
+    for _ in range(60):
+        sim.advance(0.5)
+        s.player.health = 100.0  # keep everyone standing
+        for ally in ("dutch", "micah"):
+            s.npcs[ally].health = 400.0
+    moved = [n.name for n in enemies if n.cover != first[n.name]]
+    assert moved and all(n.cover in s.covers for n in enemies)
+
+
+def test_wolves_circle_before_they_charge_and_back_off_after_a_bite() -> None:
+    sim = make("mission2", "kill_wolves", seed=3, vary=True)
+    s = sim.state
+    wolf = next(n for n in s.npcs.values() if n.kind == "wolf")
+    assert wolf.stalk_s > 0
+    seen = []
+    for _ in range(300):
+        sim.advance(1 / 30)
+        s.player.health = 100.0
+        if not seen or seen[-1] != wolf.state:
+            seen.append(wolf.state)
+    assert seen[0] == "stalk" and "run" in seen and "bite" in seen
+    assert "stalk" in seen[seen.index("bite") :]  # hit and run
+    assert math.hypot(wolf.vx, wolf.vy) > 0
+
+
+def test_a_companion_stops_waiting_and_time_limits_fail_the_checkpoint() -> None:
+    sim = make("mission1", "follow_dutch", seed=1, vary=True)
+    s = sim.state
+    sim.advance(40.0)  # never mounts: Dutch waits 25 s, then rides on without Arthur
+    assert s.mission.failure in ("abandoned Dutch", "abandoned Micah")
+    sim = make("mission1", "go_to_barn", seed=1, vary=True)
+    sim.advance(70.0)
+    assert sim.state.mission.failure is None
+    sim.advance(10.0)  # 75 s: the checkpoint's own failure line
+    assert sim.state.mission.failure == "the O'Driscolls came back"
+
+
+def test_bad_variation_data_is_refused_naming_the_file() -> None:
+    with pytest.raises(DataError, match=r"mission9\.toml.*count"):
+        load_variation("mission9.toml", {"squads": [{"prefix": "x", "count": [5, 3]}]})
+    with pytest.raises(DataError, match="strays"):
+        load_variation("mission9.toml", {"strays": {"follow_dutch": ["horse", 9, 2]}})
+    assert load_variation("m.toml", {}).jitter_m == 0.0  # no table: nothing varies
