@@ -48,15 +48,16 @@ PLANS = {
         "type_text(text='A_filtered.jpg')\npress_key(key='enter')",
         "wait(seconds=1.5)\npress_key(key='enter')",
     ]),
+    # the player settles after each key (pause, seek) before the next edit or in/out key
     "GCC/CapCut-TrimFirstAndLast": ("shotcut", {"cut_start": "1", "cut_end": "5"}, [
-        "wait(seconds=1)\nclick_at(x=780, y=270)", "press_key(key='k')\ndouble_click_at(x=692, y=426)",
-        "hotkey(keys='ctrl+a')\ntype_text(text='00:00:05:00')",
-        "press_key(key='enter')\nclick_at(x=780, y=270)",
-        "press_key(key='o')\ndouble_click_at(x=692, y=426)",
-        "hotkey(keys='ctrl+a')\ntype_text(text='00:00:01:00')",
-        "press_key(key='enter')\nclick_at(x=780, y=270)", "press_key(key='i')\nclick_at(x=1077, y=114)",
-        "wait(seconds=1.5)\nclick_at(x=306, y=434)", "wait(seconds=2)\nhotkey(keys='ctrl+a')",
-        "type_text(text='trimmed.mp4')\npress_key(key='enter')",
+        "wait(seconds=1)\nclick_at(x=780, y=270)", "press_key(key='k')\nwait(seconds=1)",
+        "double_click_at(x=692, y=426)\nhotkey(keys='ctrl+a')",
+        "type_text(text='00:00:05:00')\npress_key(key='enter')", "wait(seconds=1)\nclick_at(x=780, y=270)",
+        "wait(seconds=1)\npress_key(key='o')", "double_click_at(x=692, y=426)\nhotkey(keys='ctrl+a')",
+        "type_text(text='00:00:01:00')\npress_key(key='enter')", "wait(seconds=1)\nclick_at(x=780, y=270)",
+        "wait(seconds=1)\npress_key(key='i')", "click_at(x=1077, y=114)\nwait(seconds=1.5)",
+        "click_at(x=306, y=434)\nwait(seconds=2)", "hotkey(keys='ctrl+a')\ntype_text(text='trimmed.mp4')",
+        "press_key(key='enter')\nwait(seconds=4)",  # the export job runs in the background
     ]),
     "GCC/Feishu-SendHiToCradle": ("hexchat", {"text": "Hi", "contact": "Cradle"}, [
         "click_at(x=600, y=784)\ntype_text(text='/msg Cradle Hi')",
