@@ -3,8 +3,8 @@
 >>> import numpy as np
 >>> sim = RDR2Sim()
 >>> sim.reset(np.random.default_rng(0), {"mission": "mission1"})
->>> sim.state.mission.current, sim.state.player.mounted
-('follow_dutch', 'arthur_horse')
+>>> sim.state.mission.current, sim.state.player.mounted  # on foot
+('follow_dutch', None)
 >>> sim.render(84, 84).shape
 (84, 84, 3)
 """
