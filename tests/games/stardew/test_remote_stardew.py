@@ -30,7 +30,7 @@ TITLE = "Stardew Valley (gcc-gym play)"  # matches the live profile's window_tit
 OBS = (360, 640)
 SCREEN = (800, 480)
 TOKEN = "stardew-remote-token"
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]  # the repository
 
 
 @pytest.mark.timeout(900)
