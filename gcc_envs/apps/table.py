@@ -12,6 +12,7 @@ A table is an array of ``[[task]]`` tables::
     checker = "file_contains"      # a function of the suite's checkers module
     checker_args = { path = "hello.txt", text = "hello" }
     infeasible = false             # optional
+    script = "agents.scripted.x:Y" # optional: the scripted solution (imported only by agents)
     [[task.setup]]                 # steps, in order (see gcc_envs.apps.setup)
     kind = "launch"
     argv = ["xterm"]
@@ -33,19 +34,20 @@ def load_tasks(path: Path) -> tuple[SuiteTask, ...]:
     doc = read(path)
     rows = []
     for e in entries(path.name, doc, "task"):
-        rows.append(_row(e))
+        rows.append(row(e))
     if not rows:
         raise DataError(f"{path.name}: no [[task]] entries")
     return tuple(rows)
 
 
-def _row(e: Entry) -> SuiteTask:
+def row(e: Entry) -> SuiteTask:
+    """One ``[[task]]`` entry as a :class:`SuiteTask` (its errors name the file and entry)."""
     setup = []
     for i, step in enumerate(e.get("setup", list, [])):
         if not isinstance(step, dict) or not isinstance(step.get("kind"), str):
             e.fail(f"setup step {i + 1} must be a table with a 'kind'")
         setup.append(SetupStep(step["kind"], {k: v for k, v in step.items() if k != "kind"}))
-    expected = e.get("expected_steps", int, None)
+    expected = e.int("expected_steps", None, lo=1)
     try:
         return SuiteTask(
             key=e.get("key", str),
@@ -58,6 +60,7 @@ def _row(e: Entry) -> SuiteTask:
             checker=e.get("checker", str),
             checker_args=dict(e.get("checker_args", dict, {})),
             infeasible=e.get("infeasible", bool, False),
+            script=e.get("script", str, None),
         )
     except GCCError as err:
         return e.fail(str(err))

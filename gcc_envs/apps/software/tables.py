@@ -12,9 +12,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from gcc_envs.core.spec import SetupStep, SuiteTask
+from gcc_envs.apps.table import row
+from gcc_envs.core.spec import SuiteTask
+from gcc_envs.core.toml_data import entries, read
 from gcc_envs.errors import DataError
-from gcc_envs.games.toml_data import entries, read
 
 _TASK_KEYS = {
     "key", "name", "instruction", "max_steps", "expected_steps", "checker", "checker_args",
@@ -23,39 +24,18 @@ _TASK_KEYS = {
 
 
 def load_tasks(path: Path) -> tuple[SuiteTask, ...]:
-    """The tasks of ``path`` (a ``tasks.toml``), validated; errors name the file and entry."""
-    doc = read(path)
+    """The tasks of ``path`` (a ``tasks.toml``), validated; errors name the file and entry.
+
+    The rows are the desktop suites' (:func:`gcc_envs.apps.table.row`); a software twin's
+    table also needs ``expected_steps`` on every task and knows only :data:`_TASK_KEYS`.
+    """
     tasks = []
-    for e in entries(path.name, doc, "task"):
+    for e in entries(path.name, read(path), "task"):
         unknown = set(e.table) - _TASK_KEYS
         if unknown:
             e.fail(f"unknown field(s) {sorted(unknown)}")
-        setup = []
-        for i, step in enumerate(e.get("setup", list, [])):
-            if not isinstance(step, dict) or not isinstance(step.get("kind"), str):
-                e.fail(f"setup step #{i + 1} must be a table with a string 'kind'")
-            args = {k: v for k, v in step.items() if k != "kind"}
-            setup.append(SetupStep(step["kind"], args))
-        expected = e.int("expected_steps", lo=1)
-        try:
-            tasks.append(
-                SuiteTask(
-                    key=e.get("key", str),
-                    name=e.get("name", str),
-                    max_steps=e.int("max_steps", lo=1),
-                    difficulty=e.get("difficulty", str, ""),
-                    instruction=e.get("instruction", str),
-                    expected_steps=expected,
-                    setup=tuple(setup),
-                    checker=e.get("checker", str),
-                    checker_args=dict(e.get("checker_args", dict, {})),
-                    script=e.get("script", str, None),
-                )
-            )
-        except DataError:
-            raise
-        except Exception as err:  # the spec's own validation (GCCError)
-            e.fail(str(err))
+        e.int("expected_steps", lo=1)  # required here
+        tasks.append(row(e))
     if not tasks:
         raise DataError(f"{path.name}: no [[task]] entries")
     return tuple(tasks)
