@@ -1,8 +1,9 @@
 """Checkers of the Meitu twin (GIMP): saved pictures against the inputs, by pixel statistics.
 
 Outputs are the image files a person would save: any picture in ``~/Pictures``, ``~/Desktop``,
-``~/Documents`` or the home (the overwritten ``A_picture.jpg`` included; the untouched inputs
-and the stickers folder not). Each checker passes when one output shows the task done.
+``~/Documents`` or the home (an overwritten input included; the untouched inputs and the
+stickers folder not). Each checker passes when one output shows the task done to the picture
+the task names (``picture``): an output made from one of its look-alikes does not count.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import cv2
 import numpy as np
 
 from gcc_envs.apps.meitu.pictures import STICKERS, sticker
-from gcc_envs.apps.meitu.setup import KEEP
+from gcc_envs.apps.meitu.setup import KEEP, NAMES, PHOTOS, mask_name
 from gcc_envs.apps.meitu.xcf import read_xcf
 from gcc_envs.apps.software.reading import files_in
 from gcc_envs.core.probe import DesktopProbe
@@ -62,6 +63,18 @@ def outputs(probe: DesktopProbe, ext: tuple[str, ...] = IMAGE_EXT) -> Iterator[n
                 yield img
 
 
+def _likeliest(probe: DesktopProbe, out: np.ndarray) -> str | None:
+    """Which of the pictures (:data:`NAMES`) ``out`` (RGB) shows most of: the one the largest
+    share of its pixels match (within 30 levels), of those of its size (None when none is)."""
+    best, name = -1.0, None
+    for n in NAMES:
+        src = original(probe, n)
+        if src.shape == out.shape:
+            share = float((np.abs(out.astype(np.int16) - src).max(2) <= 30).mean())
+            best, name = (share, n) if share > best else (best, name)
+    return name
+
+
 def _rgb(img: np.ndarray) -> np.ndarray:
     if img.shape[2] == 3:
         return img
@@ -69,32 +82,54 @@ def _rgb(img: np.ndarray) -> np.ndarray:
     return (img[..., :3] * a + 255 * (1 - a)).astype(np.uint8)
 
 
-def filtered(probe: DesktopProbe, min_changed: float = 0.5) -> float:
-    """A copy of the picture changed all over yet still showing it (a filter, not a fill)."""
-    src = original(probe)
-    g0 = cv2.cvtColor(src, cv2.COLOR_RGB2GRAY).astype(np.float32).ravel()
+def edges(img: np.ndarray, sigma: float = 3.0) -> np.ndarray:
+    """The picture's edge strength per pixel (each channel's gradient after a blur, summed),
+    flat: what a filter keeps of a picture while it changes its colours."""
+    out = np.zeros(img.shape[:2], np.float32)
+    for c in range(3):
+        g = cv2.GaussianBlur(img[..., c].astype(np.float32), (0, 0), sigma)
+        out += np.hypot(cv2.Sobel(g, cv2.CV_32F, 1, 0), cv2.Sobel(g, cv2.CV_32F, 0, 1))
+    return out.ravel()
+
+
+def filtered(
+    probe: DesktopProbe, picture: str = "A_picture.jpg", min_changed: float = 0.5,
+    min_r: float = 0.5,
+) -> float:  # fmt: skip
+    """A copy of ``picture`` changed all over yet still showing it (a filter, not a fill): its
+    edges follow the picture's (correlation at least ``min_r``) more closely than any
+    look-alike's."""
+    src = original(probe, picture)
+    e0 = edges(src)
+    others = [edges(o) for o in (original(probe, n) for n in NAMES if n != picture)
+              if o.shape == src.shape]  # fmt: skip
     for img in outputs(probe):
         if img.shape[:2] != src.shape[:2]:
             continue
         out = _rgb(img)
         changed = (np.abs(out.astype(np.int16) - src).max(2) > 12).mean()
-        g1 = cv2.cvtColor(out, cv2.COLOR_RGB2GRAY).astype(np.float32).ravel()
-        if changed < min_changed or g1.std() < 3.0:
+        if changed < min_changed or out.std() < 3.0:
             continue
-        if abs(np.corrcoef(g0, g1)[0, 1]) >= 0.6:
+        e1 = edges(out)
+        r = float(np.corrcoef(e0, e1)[0, 1])
+        if r >= min_r and all(r > float(np.corrcoef(e, e1)[0, 1]) for e in others):
             return 1.0
     return 0.0
 
 
-def cutout(probe: DesktopProbe, min_iou: float = 0.9) -> float:
-    """A picture with transparency whose opaque part is the person (alpha vs the mask, IoU)."""
-    mask = original(probe, "mask.png")[..., 0] > 127
+def cutout(probe: DesktopProbe, picture: str = "A_picture.jpg", min_iou: float = 0.9) -> float:
+    """A picture with transparency whose opaque part is the person of ``picture`` (alpha vs
+    the mask, IoU; its colours the picture's)."""
+    mask = original(probe, mask_name(picture))[..., 0] > 127
+    src = original(probe, picture)
     for img in outputs(probe):
         if img.shape[:2] != mask.shape or img.shape[2] != 4:
             continue
         opaque = img[..., 3] > 127
         iou = (opaque & mask).sum() / max(1, (opaque | mask).sum())
-        if iou >= min_iou:
+        if iou < min_iou:
+            continue
+        if float(np.abs(img[..., :3][opaque].astype(np.int16) - src[opaque]).mean()) < 12.0:
             return 1.0
     return 0.0
 
@@ -114,21 +149,21 @@ def _sticker_rms(img: np.ndarray, kind: str) -> float:
     return best
 
 
-def sticker_added(probe: DesktopProbe, kind: str = "flower", max_rms: float = 28.0) -> float:
-    """The picture with the ``kind`` sticker on it (and not merely another sticker)."""
-    src = original(probe)
+def sticker_added(
+    probe: DesktopProbe, kind: str = "flower", picture: str = "A_picture.jpg", max_rms: float = 28.0
+) -> float:
+    """``picture`` with the ``kind`` sticker on it (and not merely another sticker)."""
+    src = original(probe, picture)
     for img in outputs(probe):
         if img.shape[:2] != src.shape[:2]:
             continue
         out = _rgb(img)
+        if _likeliest(probe, out) != picture:
+            continue
         rms = {k: _sticker_rms(out, k) for k in STICKERS}
         if rms[kind] <= max_rms and rms[kind] == min(rms.values()):
             return 1.0
     return 0.0
-
-
-def _photos(probe: DesktopProbe) -> list[np.ndarray]:
-    return [original(probe, f"photo{i}.jpg") for i in (1, 2, 3)]
 
 
 def _shows(layer: np.ndarray, photo: np.ndarray) -> bool:
@@ -138,11 +173,16 @@ def _shows(layer: np.ndarray, photo: np.ndarray) -> bool:
     return float(np.abs(rgb.astype(np.int16) - photo).mean()) < 12.0
 
 
-def collage(probe: DesktopProbe, pictures: int = 3, max_overlap: float = 0.1) -> float:
-    """A GIMP project (``.xcf``) whose canvas shows ``pictures`` different photos side by side:
-    one visible layer per photo, overlapping at most ``max_overlap`` of the smaller, mostly on
-    the canvas."""
-    photos = _photos(probe)
+def collage(
+    probe: DesktopProbe,
+    photos: tuple[str, ...] | list[str] = ("photo1.jpg", "photo2.jpg", "photo3.jpg"),
+    max_overlap: float = 0.1,
+) -> float:
+    """A GIMP project (``.xcf``) whose canvas shows the ``photos`` side by side, and no other
+    of the suite's photos: one visible layer per photo, overlapping at most ``max_overlap`` of
+    the smaller, mostly on the canvas."""
+    every = {n: original(probe, n) for n in PHOTOS}
+    want = set(photos)
     for folder in FOLDERS:
         for name in files_in(probe, folder):
             if not name.lower().endswith(".xcf"):
@@ -151,18 +191,22 @@ def collage(probe: DesktopProbe, pictures: int = 3, max_overlap: float = 0.1) ->
                 xcf = read_xcf(probe.read_file(f"{folder}/{name}"))
             except (DataError, ValueError, IndexError, KeyError, struct.error, zlib.error):
                 continue
-            if _is_collage(xcf, photos, pictures, max_overlap):
+            if _is_collage(xcf, every, want, max_overlap):
                 return 1.0
     return 0.0
 
 
-def _is_collage(xcf, photos, pictures: int, max_overlap: float) -> bool:
+def _is_collage(xcf, every: dict[str, np.ndarray], want: set[str], max_overlap: float) -> bool:
     boxes, shown = [], set()
     for layer in xcf.layers:
         if not layer.visible:
             continue
-        which = [i for i, p in enumerate(photos) if _shows(layer.pixels, p)]
-        if not which or which[0] in shown:
+        which = [n for n, p in every.items() if _shows(layer.pixels, p)]
+        if not which:
+            continue
+        if which[0] not in want:
+            return False  # another photo than those asked for
+        if which[0] in shown:
             continue
         x0, y0 = max(layer.x, 0), max(layer.y, 0)
         x1, y1 = min(layer.x + layer.width, xcf.width), min(layer.y + layer.height, xcf.height)
@@ -170,7 +214,7 @@ def _is_collage(xcf, photos, pictures: int, max_overlap: float) -> bool:
             continue  # mostly off the canvas
         shown.add(which[0])
         boxes.append((layer.x, layer.y, layer.x + layer.width, layer.y + layer.height))
-    if len(boxes) < pictures:
+    if shown != want:
         return False
     for i, a in enumerate(boxes):
         for b in boxes[i + 1 :]:
@@ -182,14 +226,18 @@ def _is_collage(xcf, photos, pictures: int, max_overlap: float) -> bool:
     return True
 
 
-def circle_frame(probe: DesktopProbe, min_iou: float = 0.93) -> float:
-    """The picture kept inside a circle and covered (or cleared) outside it: the unchanged part
+def circle_frame(
+    probe: DesktopProbe, picture: str = "A_picture.jpg", min_iou: float = 0.93
+) -> float:
+    """``picture`` kept inside a circle and covered (or cleared) outside it: the unchanged part
     is one disc (IoU with the disc of the same area and centre), the frame a real border."""
-    src = original(probe)
+    src = original(probe, picture)
     for img in outputs(probe):
         if img.shape[:2] != src.shape[:2]:
             continue
         out = _rgb(img)
+        if _likeliest(probe, out) != picture:
+            continue
         kept = (np.abs(out.astype(np.int16) - src).max(2) <= 30).astype(np.uint8)
         if img.shape[2] == 4:
             kept &= (img[..., 3] > 127).astype(np.uint8)

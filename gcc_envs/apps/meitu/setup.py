@@ -1,9 +1,11 @@
 """The Meitu twin's setup steps: the seed's pictures and stickers, and GIMP on a fresh profile.
 
-``pictures``: writes ``~/Pictures/A_picture.jpg`` (a person on a plain background, or a
-landscape), three photos for the collage, the stickers in ``~/Pictures/Stickers``, and keeps
-pristine copies and the person's mask under the answer folder for the checkers. ``gimp``:
-GIMP 2.10 in single-window mode without tips or fonts, opening the given picture.
+``pictures``: writes ``~/Pictures/A_picture.jpg``, ``B_picture.jpg`` and ``C_picture.jpg``
+(each a person on a plain background, or each a landscape: the task's ``choose`` step names
+which one it is about, the others are look-alikes), five photos for the collage, the stickers
+in ``~/Pictures/Stickers``, and keeps pristine copies and each person's mask under the answer
+folder for the checkers. ``gimp``: GIMP 2.10 in single-window mode without tips or fonts,
+empty (the agent opens the picture the instruction names) or opening the given picture.
 """
 
 from __future__ import annotations
@@ -48,30 +50,44 @@ def _write(path: Any, rgb: np.ndarray, quality: int = 95) -> None:
         raise GCCError(f"could not write {path}")
 
 
+#: The pictures a task may name (the paper's is the first); the collage's photos.
+NAMES = ("A_picture.jpg", "B_picture.jpg", "C_picture.jpg")
+PHOTOS = tuple(f"photo{i}.jpg" for i in range(1, 6))
+
+
+def mask_name(name: str) -> str:
+    """The file (under :data:`KEEP`) of the person's mask in picture ``name``."""
+    return f"mask_{Path(name).stem}.png"
+
+
 def pictures(session: Any, picture: str = "person") -> None:
-    """The episode's pictures (``picture``: ``"person"`` or ``"photo"`` for A_picture.jpg)."""
+    """The episode's pictures (``picture``: ``"person"`` or ``"photo"`` for :data:`NAMES`)."""
+    if picture not in ("person", "photo"):
+        raise GCCError(f"pictures: picture must be 'person' or 'photo', got {picture!r}")
     folders(session)
     rng = session.rng
     pics, keep = session.home / "Pictures", session.home / KEEP
     keep.mkdir(parents=True, exist_ok=True)
-    if picture == "person":
-        img, mask = person_picture(rng)
-        _write(keep / "mask.png", np.repeat(mask[..., None], 3, 2))
-    else:
-        img = photo(rng)
-    _write(pics / "A_picture.jpg", img)
-    shutil.copy(pics / "A_picture.jpg", keep / "A_picture.jpg")
-    for i in (1, 2, 3):
-        _write(pics / f"photo{i}.jpg", photo(rng))
-        shutil.copy(pics / f"photo{i}.jpg", keep / f"photo{i}.jpg")
+    for name in NAMES:
+        if picture == "person":
+            img, mask = person_picture(rng)
+            _write(keep / mask_name(name), np.repeat(mask[..., None], 3, 2))
+        else:
+            img = photo(rng)
+        _write(pics / name, img)
+        shutil.copy(pics / name, keep / name)
+    for name in PHOTOS:
+        _write(pics / name, photo(rng))
+        shutil.copy(pics / name, keep / name)
     for kind in STICKERS:
         _write(pics / "Stickers" / f"{kind}.png", sticker(kind))
-    session.files["A_picture.jpg"] = pics / "A_picture.jpg"
+    for name in NAMES:
+        session.files[name] = pics / name
     write_answer(session.home, picture=picture)
 
 
-def gimp(session: Any, open: str | None = "Pictures/A_picture.jpg", timeout_s: float = 60.0):
-    """GIMP on a fresh profile, opening ``open`` (under the home) if given."""
+def gimp(session: Any, open: str | None = None, timeout_s: float = 60.0):
+    """GIMP on a fresh profile, opening ``open`` (under the home) if given, else empty."""
     exe = shutil.which("gimp")
     if exe is None:
         raise GCCError("GIMP is not installed (Debian package: gimp)")
@@ -83,7 +99,7 @@ def gimp(session: Any, open: str | None = "Pictures/A_picture.jpg", timeout_s: f
     argv = [exe, "--no-splash", "--no-fonts", "--no-shm"]
     if open:
         argv.append(str(session.home / open))
-    title = rf"\[{Path(open).stem}\].* GIMP$" if open else r"GIMP$"
+    title = rf"\[{Path(open).stem}\].* GIMP$" if open else r"^GNU Image Manipulation Program$"
     launch(session, argv, title, timeout_s)
 
 

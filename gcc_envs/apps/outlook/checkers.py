@@ -59,12 +59,18 @@ def replied(probe: DesktopProbe, text: str) -> float:
 
 
 def opened(probe: DesktopProbe) -> float:
-    """The "Urgent meeting" mail is marked read (Thunderbird marks a mail read on showing it)."""
+    """The mail with the task's subject is marked read (Thunderbird marks a mail read on
+    showing it) and no other inbox mail is: its look-alikes and the everyday mail stay unread, so
+    clicking down the list until the right one shows does not count (a mail opened by mistake
+    may be marked unread again, Thunderbird's "M")."""
     want = answer(probe)["urgent_id"]
+    found = False
     for flags, data in messages(probe, MAILDIR, "INBOX"):
-        if str(headers_of(data)["Message-ID"]).strip() == want:
-            return 1.0 if "S" in flags else 0.0
-    return 0.0
+        target = str(headers_of(data)["Message-ID"]).strip() == want
+        if target and "S" not in flags or not target and "S" in flags:
+            return 0.0
+        found |= target
+    return 1.0 if found else 0.0
 
 
 _RULE = re.compile(r'(\w+)="((?:[^"\\]|\\.)*)"')

@@ -41,7 +41,9 @@ PLANS = {
         "wait(seconds=2)\nclick_at(x=128, y=244)", "wait(seconds=1.5)\nclick_at(x=435, y=140)",
         "hotkey(keys='ctrl+a')\npress_key(key='delete')",
     ]),
-    "GCC/Meitu-ApplyFilter": ("gimp", {}, [
+    "GCC/Meitu-ApplyFilter": ("gimp", {"picture": "A_picture.jpg"}, [
+        "hotkey(keys='ctrl+o')\nwait(seconds=1.5)", "hotkey(keys='alt+home')\nhotkey(keys='ctrl+l')",
+        "type_text(text='Pictures/A_picture.jpg')\npress_key(key='enter')", "wait(seconds=2.5)",
         "click_at(x=200, y=680)\npress_key(key='/')", "wait(seconds=1)\ntype_text(text='Value Invert')",
         "wait(seconds=1)\npress_key(key='enter')", "wait(seconds=1)\nhotkey(keys='ctrl+shift+e')",
         "wait(seconds=1.5)\nhotkey(keys='ctrl+a')",

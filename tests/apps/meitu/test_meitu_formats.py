@@ -1,5 +1,6 @@
 """The Meitu checkers on end states GIMP itself writes (Script-Fu in batch mode, no display):
-each right end state passes, each plausible wrong one fails, untouched inputs fail."""
+each right end state passes, each plausible wrong one (the task done to a look-alike among
+them) fails, untouched inputs fail."""
 
 from __future__ import annotations
 
@@ -34,6 +35,8 @@ SCRIPT = r"""
   (save img (string-append O "filter_right.jpg")))
 (let* ((img (load (string-append P "A_picture.jpg"))))
   (save img (string-append O "filter_wrong.jpg")))
+(let* ((img (load (string-append P "B_picture.jpg"))) (d (car (gimp-image-get-active-drawable img))))
+  (gimp-drawable-invert d FALSE) (save img (string-append O "filter_other.jpg")))
 (define (cut inverse out)
   (let* ((img (load (string-append P "A_picture.jpg"))) (d (car (gimp-image-get-active-drawable img))))
     (gimp-layer-add-alpha d) (gimp-context-set-sample-threshold-int 30)
@@ -42,16 +45,18 @@ SCRIPT = r"""
     (gimp-drawable-edit-clear d) (gimp-selection-none img)
     (file-png-save-defaults RUN-NONINTERACTIVE img d (string-append O out) out)))
 (cut #f "cut_right.png") (cut #t "cut_wrong.png")
-(define (stick kind out)
-  (let* ((img (load (string-append P "A_picture.jpg"))))
+(define (stick pic kind out)
+  (let* ((img (load (string-append P pic))))
     (layer img (string-append P "Stickers/" kind ".png") 40 50) (save img (string-append O out))))
-(stick "flower" "sticker_right.jpg") (stick "heart" "sticker_wrong.jpg")
-(define (col dx out)
+(stick "A_picture.jpg" "flower" "sticker_right.jpg") (stick "A_picture.jpg" "heart" "sticker_wrong.jpg")
+(stick "B_picture.jpg" "flower" "sticker_other.jpg")
+(define (col third dx out)
   (let* ((img (load (string-append P "photo1.jpg"))))
     (gimp-image-resize img 1440 360 0 0)
-    (layer img (string-append P "photo2.jpg") dx 0) (layer img (string-append P "photo3.jpg") (* 2 dx) 0)
+    (layer img (string-append P "photo2.jpg") dx 0) (layer img (string-append P third) (* 2 dx) 0)
     (gimp-xcf-save RUN-NONINTERACTIVE img (car (gimp-image-get-active-drawable img)) (string-append O out) out)))
-(col 480 "collage_right.xcf") (col 40 "collage_wrong.xcf")
+(col "photo3.jpg" 480 "collage_right.xcf") (col "photo3.jpg" 40 "collage_wrong.xcf")
+(col "photo4.jpg" 480 "collage_other.xcf")
 (define (frame shape out)
   (let* ((img (load (string-append P "A_picture.jpg"))) (d (car (gimp-image-get-active-drawable img))))
     (if (= shape 0) (gimp-image-select-ellipse img CHANNEL-OP-REPLACE 70 10 340 340)
@@ -61,11 +66,13 @@ SCRIPT = r"""
 (frame 0 "frame_right.jpg") (frame 1 "frame_wrong.jpg")
 (gimp-quit 0)
 """
+# (right, wrong, ...): a wrong one may be the task done to a look-alike (B_picture.jpg for
+# A_picture.jpg, a collage with photo4 for photo3).
 CASES = {
-    "filtered": ("filter_right.jpg", "filter_wrong.jpg"),
+    "filtered": ("filter_right.jpg", "filter_wrong.jpg", "filter_other.jpg"),
     "cutout": ("cut_right.png", "cut_wrong.png"),
-    "sticker_added": ("sticker_right.jpg", "sticker_wrong.jpg"),
-    "collage": ("collage_right.xcf", "collage_wrong.xcf"),
+    "sticker_added": ("sticker_right.jpg", "sticker_wrong.jpg", "sticker_other.jpg"),
+    "collage": ("collage_right.xcf", "collage_wrong.xcf", "collage_other.xcf"),
     "circle_frame": ("frame_right.jpg", "frame_wrong.jpg"),
 }
 
@@ -88,8 +95,8 @@ def test_gimps_right_end_state_passes_and_its_wrong_one_fails(made, checker):
     session, out = made
     fn = getattr(checkers, checker)
     assert fn(session.probe()) == 0.0, "the untouched inputs passed"
-    right, wrong = CASES[checker]
-    for name, want in ((wrong, 0.0), (right, 1.0)):
+    right, *wrongs = CASES[checker]
+    for name, want in [*((w, 0.0) for w in wrongs), (right, 1.0)]:
         dest = session.home / "Pictures" / name
         shutil.copy(out / name, dest)
         try:

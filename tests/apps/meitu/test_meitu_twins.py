@@ -1,9 +1,12 @@
-"""The Meitu twins on a real GIMP: a scripted solution succeeds, doing nothing and a plausible
-wrong end state fail (the right and wrong files GIMP writes are judged in the same episode).
+"""The Meitu twins on a real GIMP are fair tests: the scripted policy (through
+``agents.make_policy``) succeeds, while doing nothing and seed 0's input replayed on a seed
+whose choices differ fail; a plausible wrong end state fails (the right and wrong files GIMP
+writes are judged in the same episode). The random policy's runs are in
+``benchmarks/apps_fairness.py``.
 
-The scripts are keyboard-and-mouse events through the env: GIMP's action search (``/``),
-its shortcuts, its file dialogs (Ctrl+L, a path) and clicks on the picture, which the script
-finds on the screen it is shown (template matching), as a person would.
+The wrong-end checks are keyboard-and-mouse events through the env: GIMP's action search
+(``/``), its shortcuts, its file dialogs (a path in the location entry) and clicks on the
+picture, found on the screen by template matching.
 """
 
 from __future__ import annotations
@@ -16,9 +19,12 @@ import gymnasium as gym
 import numpy as np
 import pytest
 
+import agents
 import gcc_envs  # noqa: F401 - registers the ids
 from gcc_envs import Click, DragTo, Hotkey, KeyPress, MoveTo, TypeText, Wait
-from gcc_envs.apps.meitu.setup import KEEP
+from gcc_envs.apps.meitu import SUITE
+from gcc_envs.apps.meitu.setup import KEEP, STICKERS
+from gcc_envs.apps.software import fairness
 
 pytestmark = [
     pytest.mark.desktop,
@@ -28,6 +34,7 @@ pytestmark = [
     pytest.mark.skipif(shutil.which("gimp") is None, reason="Debian package gimp missing"),
 ]
 SEED = 7
+TASKS = [t.env_id(SUITE.title) for t in SUITE.tasks]
 FOCUS = [Click(200, 680), Wait(0.3)]  # the grey canvas around the picture: GIMP takes keys
 
 
@@ -42,9 +49,20 @@ def export(name: str) -> list:
             TypeText(name, 0.02), KeyPress("enter"), Wait(1.5), KeyPress("enter"), Wait(2.0)]  # fmt: skip
 
 
+def path_dialog(keys: tuple[str, ...], path: str) -> list:
+    """A file dialog opened by ``keys``, given ``path`` (absolute) in its location entry: ``/``
+    shows the entry if GTK hides it (it keeps it shown once shown), then Ctrl+A selects what
+    the entry holds for the path to replace."""
+    return [Hotkey(keys), Wait(1.5), KeyPress("/"), Wait(0.5), Hotkey(("ctrl", "a")),
+            TypeText(path, 0.02), Wait(0.5), KeyPress("enter")]  # fmt: skip
+
+
+def open_picture(path: str) -> list:
+    return [*path_dialog(("ctrl", "o"), path), Wait(2.5)]
+
+
 def open_layer(path: str) -> list:
-    return [Hotkey(("ctrl", "alt", "o")), Wait(1.5), Hotkey(("ctrl", "l")), Hotkey(("ctrl", "a")),
-            TypeText(path, 0.02), Wait(0.5), KeyPress("enter"), Wait(1.5)]  # fmt: skip
+    return [*path_dialog(("ctrl", "alt", "o"), path), Wait(1.5)]
 
 
 def act(env: gym.Env, steps: Sequence[list]) -> dict:
@@ -83,7 +101,7 @@ def done(env: gym.Env, seconds: int = 6) -> bool:
     return bool(terminated and info["success"] and info["metrics"]["efficiency"] > 0)
 
 
-def picture_at(env: gym.Env, name: str = "A_picture.jpg") -> tuple[int, int]:
+def picture_at(env: gym.Env, name: str) -> tuple[int, int]:
     """Where the picture's top-left pixel is on the screen (found by template matching)."""
     src = cv2.imread(str(env.unwrapped.session.home / KEEP / name))[:, :, ::-1]
     screen = env.unwrapped.backend.capture()
@@ -93,33 +111,57 @@ def picture_at(env: gym.Env, name: str = "A_picture.jpg") -> tuple[int, int]:
     return x, y
 
 
+@pytest.mark.parametrize("env_id", TASKS)
+def test_the_scripted_policy_succeeds_and_nothing_and_replay_fail(env_id):
+    env = gym.make(env_id)
+    try:
+        solved = fairness.run_policy(env, agents.make_policy("scripted", env), seed=0)
+        assert solved.start_score == 0.0, "doing nothing succeeded"
+        assert solved.success and not solved.errors, (solved.info.get("check_error"), solved)
+        assert solved.info["metrics"]["efficiency"] > 0  # expected steps / steps
+        seed = fairness.other_seed(env, solved.chosen)
+        replayed = fairness.replay(env, solved.inputs, seed)
+        assert replayed.chosen != solved.chosen, "the seed did not vary the task"
+        assert replayed.start_score == 0.0 and not replayed.success, "seed 0's input solved it"
+    finally:
+        env.close()
+
+
 @pytest.fixture
 def make():
     made: list[gym.Env] = []
 
-    def _make(env_id: str) -> tuple[gym.Env, str]:
+    def _make(env_id: str) -> tuple[gym.Env, str, dict[str, str]]:
+        """The task on :data:`SEED` with its picture (or first photo) open in GIMP."""
         env = gym.make(env_id)
         made.append(env)
         env.reset(seed=SEED)
         settle(env, 2)
         assert env.unwrapped.score() == 0.0, "doing nothing succeeded"
-        return env, str(env.unwrapped.session.home)
+        home, chosen = str(env.unwrapped.session.home), dict(env.unwrapped.session.vars)
+        first = chosen.get("picture", chosen.get("photos_a"))
+        act(env, [open_picture(f"{home}/Pictures/{first}")])
+        return env, home, chosen
 
     yield _make
     for env in made:
         env.close()
 
 
-def test_apply_filter_wants_a_changed_picture_not_a_resave(make):
-    env, _ = make("GCC/Meitu-ApplyFilter")
+def test_apply_filter_wants_the_named_picture_changed_not_a_resave_or_a_look_alike(make):
+    env, home, chosen = make("GCC/Meitu-ApplyFilter")
     assert not passes(env, [FOCUS, export("A_same.jpg")])
+    other = next(n for n in ("A_picture.jpg", "B_picture.jpg") if n != chosen["picture"])
+    act(env, [open_picture(f"{home}/Pictures/{other}")])
+    assert not passes(env, [[*FOCUS, *action("Value Invert")], export("other_filtered.jpg")])
+    act(env, [open_picture(f"{home}/Pictures/{chosen['picture']}")])  # a second view of it
     act(env, [[*FOCUS, *action("Value Invert")], export("A_filtered.jpg")])
     assert done(env, 5)
 
 
 def test_cutout_wants_a_transparent_background_not_a_filled_one(make):
-    env, _ = make("GCC/Meitu-CutoutPerson")
-    x, y = picture_at(env)
+    env, _, chosen = make("GCC/Meitu-CutoutPerson")
+    x, y = picture_at(env, chosen["picture"])
     select_bg = [KeyPress("u"), Wait(0.3), Click(x + 6, y + 6), Wait(1.0)]
     # no alpha channel: Delete fills the background with white, the PNG has no transparency
     assert not passes(
@@ -131,34 +173,38 @@ def test_cutout_wants_a_transparent_background_not_a_filled_one(make):
     assert done(env, 5)
 
 
-def test_flower_sticker_wants_the_flower_not_another_sticker(make):
-    env, home = make("GCC/Meitu-AddFlowerSticker")
+def test_sticker_wants_the_named_sticker_not_another_one(make):
+    env, home, chosen = make("GCC/Meitu-AddFlowerSticker")
     stickers = f"{home}/Pictures/Stickers"
-    assert not passes(env, [[*FOCUS, *open_layer(f"{stickers}/heart.png")], export("A_heart.jpg")])
-    act(env, [[Hotkey(("ctrl", "z")), Wait(0.5), *open_layer(f"{stickers}/flower.png")],
-                     export("A_sticker.jpg")])  # fmt: skip
+    wrong = next(k for k in STICKERS if k != chosen["sticker"])
+    assert not passes(
+        env, [[*FOCUS, *open_layer(f"{stickers}/{wrong}.png")], export("A_wrong.jpg")]
+    )
+    act(env, [[Hotkey(("ctrl", "z")), Wait(0.5), *open_layer(f"{stickers}/{chosen['sticker']}.png")],
+              export("A_sticker.jpg")])  # fmt: skip
     assert done(env, 5)
 
 
-def test_collage_wants_three_photos_side_by_side_not_stacked(make):
-    env, home = make("GCC/Meitu-MakeCollage")
+def test_collage_wants_the_photos_side_by_side_not_stacked(make):
+    env, home, chosen = make("GCC/Meitu-MakeCollage")
+    b, c = chosen["photos_b"], chosen["photos_c"]
     canvas = [*action("Canvas Size"), Wait(0.5), Click(125, 455, "left", 3), TypeText("1440", 0.02),
               KeyPress("tab"), Wait(0.3), Click(432, 772), Wait(1.0)]  # fmt: skip
     save = [Hotkey(("ctrl", "s")), Wait(1.5), Hotkey(("ctrl", "a")), TypeText("collage.xcf", 0.02),
             KeyPress("enter"), Wait(2.0)]  # fmt: skip
-    # opened as layers, each photo lands in the middle: photo3 covers photo2
-    stacked = [[*FOCUS, *canvas], open_layer(f"{home}/Pictures/photo2.jpg"),
-               open_layer(f"{home}/Pictures/photo3.jpg"), save]  # fmt: skip
-    assert not passes(env, stacked)
     move = [*action("Edit Layer Attributes"), Wait(0.5), Click(345, 606, "left", 3),
             TypeText("960", 0.02), KeyPress("tab"), Wait(0.3), Click(689, 768), Wait(1.0)]  # fmt: skip
-    act(env, [move, [Hotkey(("ctrl", "s")), Wait(2.0)]])
+    # opened as layers, each photo lands in the middle: the third covers the second
+    stacked = [[*FOCUS, *canvas], open_layer(f"{home}/Pictures/{b}"),
+               open_layer(f"{home}/Pictures/{c}"), save]  # fmt: skip
+    assert not passes(env, stacked)
+    act(env, [move, [Hotkey(("ctrl", "s")), Wait(2.0)]])  # the third moved right
     assert done(env, 5)
 
 
 def test_circle_frame_wants_a_circle_not_a_rectangle(make):
-    env, _ = make("GCC/Meitu-CircleFrame")
-    x, y = picture_at(env)
+    env, _, chosen = make("GCC/Meitu-CircleFrame")
+    x, y = picture_at(env, chosen["picture"])
     frame = [Hotkey(("ctrl", "i")), Wait(0.3), Hotkey(("ctrl", ",")), Wait(0.5),
              Hotkey(("ctrl", "shift", "a")), Wait(0.3)]  # fmt: skip
 

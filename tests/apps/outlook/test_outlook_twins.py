@@ -4,7 +4,7 @@ seed 0's input replayed on a seed whose choices differ, and a plausible wrong en
 the mail servers are gone after ``close()``. The replay is itself the plausible wrong end
 state of four tasks (a mail with another subject or to another address, a reply with another
 text, a rule forwarding elsewhere, another month's bill attached); the two others get their
-own (one junk mail deleted, a look-alike opened). The random policy's runs are in
+own (one junk mail deleted, a look-alike opened, alone or before the mail itself). The random policy's runs are in
 ``benchmarks/apps_fairness.py``.
 
 One virtual display serves the whole module; each task's env resets on it per check.
@@ -113,6 +113,9 @@ def test_opening_a_look_alike_subject_does_not_count(wrong):
     lines = subject_lines(obs)
     assert len(lines) >= 3, lines  # the mail and at least two look-alikes
     y = max(lines, key=lambda line: line[1])[0]  # the widest: a look-alike
+    assert wrong_end(env, [[Click(435, y), Wait(1.5)]]) == 0.0
+    # ... nor does clicking on to the right one after it (a random walk down the list)
+    y = min(lines, key=lambda line: line[1])[0]
     assert wrong_end(env, [[Click(435, y), Wait(1.5)]]) == 0.0
 
 
