@@ -26,11 +26,12 @@ from gcc_envs.games.rdr2.sim import (
     missions,
     player,
     progress,
+    screens,
     wolves,
 )
 from gcc_envs.games.rdr2.sim.data import GameData
 from gcc_envs.games.rdr2.sim.loader import load_data
-from gcc_envs.games.rdr2.sim.render import render
+from gcc_envs.games.rdr2.sim.render import render, render_screen
 from gcc_envs.games.rdr2.sim.state import (
     DT,
     GUNS,
@@ -73,6 +74,9 @@ class RDR2Sim:
         self._acc = 0.0
         self._rng = np.random.default_rng(0)
         self._snapshot: WorldState | None = None
+        #: The last view drawn behind the pause menu, and what it was drawn from
+        #: (:func:`_frozen_key`).
+        self._paused_frame: tuple[tuple[Any, ...], np.ndarray] | None = None
 
     # ---- protocol
     @property
@@ -121,6 +125,7 @@ class RDR2Sim:
         if opts.get("vary", True):
             self._data = vary(self._base, mission, np.random.default_rng(int(rng.integers(2**63))))
         self._state = new_world(self._data, mission, rng, checkpoint, single)
+        self._paused_frame = None
         self._held.clear()
         self._buttons.clear()
         self._acc = 0.0
@@ -158,8 +163,19 @@ class RDR2Sim:
             self._tick()
 
     def render(self, height: int, width: int) -> np.ndarray:
-        """The screen at (height, width), RGB uint8, a fresh array."""
-        return render(self.state, int(height), int(width))
+        """The screen at (height, width), RGB uint8, a fresh array.
+
+        While the game is paused the world does not tick, so the blurred view behind the pause
+        menu is drawn once and kept until something it shows changes (as a game keeps its
+        frozen view); the frame is the one :func:`render` draws."""
+        s = self.state
+        if s.ui.pause.phase != "paused":
+            return render(s, int(height), int(width))
+        key = _frozen_key(s, int(height), int(width))
+        if self._paused_frame is None or self._paused_frame[0] != key:
+            back = screens.pause_background(render_screen(s, int(height), int(width)))
+            self._paused_frame = (key, back)
+        return screens.draw_pause_menu(self._paused_frame[1].copy(), s)
 
     # ---- input
     def can_act(self) -> bool:
@@ -339,6 +355,7 @@ class RDR2Sim:
     def _restart_checkpoint(self) -> None:
         if self._snapshot is not None:
             self._state = copy.deepcopy(self._snapshot)
+            self._paused_frame = None
             self._held.clear()
 
     # ---- the world step
@@ -414,3 +431,17 @@ class RDR2Sim:
         s.ui.overlay.kind, s.ui.overlay.text = "checkpoint", "Checkpoint"
         s.ui.overlay.since = s.clock
         self._snapshot = copy.deepcopy(s)
+
+
+def _frozen_key(s: WorldState, height: int, width: int) -> tuple[Any, ...]:
+    """What the view behind the pause menu is drawn from that may change without a tick: what
+    input changes at once (aiming, the weapon, the loot bar, the wheel, the shop),
+    and the state's identity, tick and the player's pose (a state replaced or moved by hand)."""
+    p, ui = s.player, s.ui
+    return (
+        id(s), s.tick, s.clock, height, width,
+        p.x, p.y, p.z, p.yaw_deg, p.pitch_deg, p.health, p.aiming, p.weapon, p.mounted,
+        p.alive, ui.loot_progress, ui.wheel.open, ui.wheel.hovered, ui.shop.open,
+        ui.shop.hovered, ui.overlay.kind, ui.overlay.text, ui.objective, ui.subtitle,
+        s.map.version, len(s.npcs),
+    )  # fmt: skip

@@ -84,6 +84,18 @@ def render(state: Any, height: int, width: int) -> np.ndarray:
         raise ValueError(
             f"render size must be within {MIN_SIZE}..{MAX_SIZE} pixels, got {height}x{width}"
         )
+    frame = render_screen(state, height, width)
+    mix = screens.pause_mix(state)
+    if mix > 0.0:
+        menu = screens.draw_pause(frame, state)
+        if mix >= 1.0:
+            return menu
+        frame = cv2.addWeighted(frame, 1.0 - mix, menu, mix, 0.0)
+    return frame
+
+
+def render_screen(state: Any, height: int, width: int) -> np.ndarray:
+    """The game screen without the pause menu (a fresh array); :func:`render` checks the size."""
     frame = render_world(state, height, width)
     ui = state.ui
     if ui.wheel.open:
@@ -94,10 +106,4 @@ def render(state: Any, height: int, width: int) -> np.ndarray:
     if ui.shop.open:
         screens.draw_shop(frame, state)
     screens.draw_overlay(frame, state)
-    mix = screens.pause_mix(state)
-    if mix > 0.0:
-        menu = screens.draw_pause(frame, state)
-        if mix >= 1.0:
-            return menu
-        frame = cv2.addWeighted(frame, 1.0 - mix, menu, mix, 0.0)
     return frame

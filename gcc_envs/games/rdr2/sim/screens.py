@@ -155,10 +155,20 @@ def draw_wheel(frame: np.ndarray, state: Any) -> None:
 
 def draw_pause(frame: np.ndarray, state: Any) -> np.ndarray:
     """The pause menu: blurred dark view, ``PAUSED`` and the menu list. Returns a new array."""
-    h, w = frame.shape[:2]
-    s = scale(h, w)
+    return draw_pause_menu(pause_background(frame), state)
+
+
+def pause_background(frame: np.ndarray) -> np.ndarray:
+    """The blurred, darkened view behind the pause menu (a new array)."""
     out = blurred(frame)
     dim(out, 0.35, 0.5)
+    return out
+
+
+def draw_pause_menu(out: np.ndarray, state: Any) -> np.ndarray:
+    """``PAUSED`` and the menu list drawn on ``out`` (a pause background), which is returned."""
+    h, w = out.shape[:2]
+    s = scale(h, w)
     text.draw(out, "PAUSED", w * 0.06, h * 0.12, px(56, s), WHITE, "lt", bold=True)
     cv2.line(
         out,
