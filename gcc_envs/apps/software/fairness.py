@@ -107,11 +107,20 @@ def draw(env: gym.Env, seed: int) -> dict[str, str]:
 
 
 def other_seed(env: gym.Env, like: dict[str, str], seeds: range = range(1, 40)) -> int:
-    """The first seed in ``seeds`` whose chosen values differ from ``like``."""
+    """The first seed in ``seeds`` whose chosen values all differ from ``like`` (a choice that
+    only changes the start, such as the mode Chromium starts in, leaves what the agent must do
+    alike); failing that, the first that differs in the most of them."""
+    best, most = None, 0
     for seed in seeds:
-        if any(like.get(k) != v for k, v in draw(env, seed).items()):
+        picks = draw(env, seed)
+        n = sum(like.get(k) != v for k, v in picks.items())
+        if picks and n == len(picks):
             return seed
-    raise ValueError(f"no seed in {seeds} varies the task's choices {sorted(like)}")
+        if n > most:
+            best, most = seed, n
+    if best is None:
+        raise ValueError(f"no seed in {seeds} varies the task's choices {sorted(like)}")
+    return best
 
 
 def seed_choosing(env: gym.Env, want: dict[str, str], seeds: range = range(0, 200)) -> int:
