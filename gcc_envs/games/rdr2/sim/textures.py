@@ -268,6 +268,21 @@ def _fog_ramp(rgb: np.ndarray, fog: tuple[int, int, int], light: float) -> np.nd
     return out.astype(np.uint8)
 
 
+def _fog_ramp_packed(rgb: np.ndarray, fog: tuple[int, int, int], light: float) -> np.ndarray:
+    """``pack(_fog_ramp(rgb, fog, light).reshape(-1, 3))`` for uint8 ``rgb``, by table lookup:
+    each fog level's blend of every byte value 0..255 (the same float operations, so the same
+    bytes), applied with OpenCV's LUT (a palette changes every quarter hour of game time)."""
+    table = np.empty((FOG_LEVELS, 1, 256, 4), np.uint8)
+    table[:, 0, :, :3] = _fog_ramp(np.arange(256, dtype=np.uint8)[:, None].repeat(3, 1), fog, light)
+    table[..., 3] = 255  # alpha: opaque whatever the byte
+    texels = np.empty((rgb.size // 3, 1, 4), np.uint8)
+    texels[:, 0, :3] = rgb.reshape(-1, 3)
+    out = np.empty((FOG_LEVELS,) + texels.shape, np.uint8)
+    for level in range(FOG_LEVELS):
+        cv2.LUT(texels, table[level], dst=out[level])
+    return out.view(np.uint32)[..., 0].reshape(-1)
+
+
 @dataclass(frozen=True)
 class WallAtlas:
     """Flattened wall texels: colour index ``((level * S + slot) * 2 + side) * T * T + v * T + u``.
@@ -299,7 +314,7 @@ def wall_atlas(snow: bool, fog: tuple[int, int, int], light: float = 1.0) -> Wal
     rgbs, alphas = _wall_textures(snow)
     stack = rgbs.astype(np.float32)  # (S, T, T, 3)
     sides = np.stack([stack, stack * SIDE_SHADE], axis=1).astype(np.uint8)  # (S, 2, T, T, 3)
-    rgb = pack(_fog_ramp(sides, fog, light).reshape(-1, 3))
+    rgb = _fog_ramp_packed(sides, fog, light)
     slots = np.full(256, -1, np.int32)
     for k, i in enumerate(ids):
         slots[i] = k
@@ -321,7 +336,7 @@ def ground_atlas(fog: tuple[int, int, int], light: float = 1.0) -> np.ndarray:
     if [GROUNDS[n] for n in names] != list(range(len(names))):
         raise ValueError("GROUNDS ids must be 0..n-1 for the ground atlas")
     stack = _ground_textures()
-    return pack(_fog_ramp(stack, fog, light).reshape(-1, 3))
+    return _fog_ramp_packed(stack, fog, light)
 
 
 #: Baked brightness steps of the ceiling (darker with distance).
