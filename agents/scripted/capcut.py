@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from gcc_envs.apps.software.scripting import Plan, PlanScript, settle
-from gcc_envs.core.events import Click, DragTo, Event, Hotkey, KeyPress, MoveTo, TypeText, Wait
+from gcc_envs.core.events import DragTo, Event, Hotkey, KeyPress, MoveTo, TypeText, Wait
 from gcc_envs.core.program import Program
 
 FPS = 25  # the twin's media (a person reads it off the player's time field)
@@ -32,13 +32,6 @@ TRACK_X = (200, 1270)
 
 class CapCutScript(PlanScript):
     """Shotcut's moves, in the twin's 1280x800 screen pixels scaled to the frames shown."""
-
-    def at(self, x: int, y: int) -> tuple[int, int]:
-        W, H = self.size
-        return round(x * W / 1280), round(y * H / 800)
-
-    def click(self, x: int, y: int, count: int = 1) -> Click:
-        return Click(*self.at(x, y), "left", count)
 
     def seek(self, seconds: float) -> list[Event]:
         """The player to ``seconds`` (typed into its time field as hh:mm:ss:ff)."""

@@ -14,7 +14,7 @@ import re
 import numpy as np
 
 from gcc_envs.apps.software.scripting import Plan, PlanScript, quoted, settle, until
-from gcc_envs.core.events import Click, Event, Hotkey, KeyPress, TypeText, Wait
+from gcc_envs.core.events import Event, Hotkey, KeyPress, TypeText, Wait
 
 COUNTS = {"last closed page": 1, "two": 2, "three": 3}
 
@@ -34,10 +34,6 @@ def follow(text: str, skip: int = 0) -> list[Event]:
 
 class ChromeScript(PlanScript):
     """Clicks in the twin's 1280x800 screen pixels, scaled to the frames shown."""
-
-    def click(self, x: int, y: int) -> Click:
-        W, H = self.size
-        return Click(round(x * W / 1280), round(y * H / 800))
 
 
 class SavePaperPDFScript(ChromeScript):

@@ -13,15 +13,14 @@ import re
 import numpy as np
 
 from gcc_envs.apps.software.scripting import Plan, PlanScript, after, quoted, settle
-from gcc_envs.core.events import Click, Event, KeyPress, TypeText, Wait
+from gcc_envs.core.events import Event, KeyPress, TypeText, Wait
 
 INPUT = (600, 784)  # HexChat's input line
 
 
 class FeishuScript(PlanScript):
-    def click(self, x: int, y: int) -> Click:
-        W, H = self.size
-        return Click(round(x * W / 1280), round(y * H / 800))
+    """Orage's and HexChat's moves, in the twin's 1280x800 screen pixels scaled to the frames
+    shown."""
 
     def say(self, line: str) -> list[Event]:
         """A line typed into HexChat's input (a command or a message) and sent."""

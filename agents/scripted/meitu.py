@@ -11,22 +11,24 @@ shown.
 from __future__ import annotations
 
 import re
+from collections.abc import Generator
 from pathlib import PurePosixPath
+from typing import Any
 
-import cv2
 import numpy as np
 
 from gcc_envs.apps.software.scripting import Plan, PlanScript, box_of, near, settle, until
-from gcc_envs.core.events import Click, DragTo, Event, Hotkey, KeyPress, MoveTo, TypeText, Wait
+from gcc_envs.core.events import DragTo, Event, Hotkey, KeyPress, MoveTo, TypeText, Wait
 from gcc_envs.core.program import Program
 
 CANVAS_AT = (200, 680)  # a point of the grey canvas around the picture (clicking it: keys go in)
 CANVAS = (24, 114, 1256, 740)  # x0, y0, x1, y1: the canvas under the rulers, above the status
 TAB = (10, 54, 54, 88)  # x0, y0, x1, y1: the first image tab's thumbnail (none while empty)
+Box = tuple[int, int, int, int]  # x, y, w, h in the 1280x800 screen
 PICTURE = re.compile(r"Pictures/([\w.-]+\.(?:jpg|png))")
 
 
-def picture_box(frame: np.ndarray) -> tuple[int, int, int, int] | None:
+def picture_box(frame: np.ndarray) -> Box | None:
     """``(x, y, w, h)`` of the picture GIMP shows on a 1280x800 frame: the largest region of
     the canvas unlike the canvas's grey (None while it shows none)."""
     x0, y0, x1, y1 = CANVAS
@@ -46,23 +48,11 @@ def picture_open(frame: np.ndarray) -> bool:
 class MeituScript(PlanScript):
     """GIMP's moves, in the twin's 1280x800 screen pixels scaled to the frames shown."""
 
-    def at(self, x: float, y: float) -> tuple[int, int]:
-        W, H = self.size
-        return round(x * W / 1280), round(y * H / 800)
-
-    def click(self, x: float, y: float, count: int = 1) -> Click:
-        return Click(*self.at(x, y), "left", count)
-
-    def at_1280(self, frame: np.ndarray) -> np.ndarray:
-        if frame.shape[:2] == (800, 1280):
-            return frame
-        return cv2.resize(frame, (1280, 800), interpolation=cv2.INTER_NEAREST)
-
-    def box(self, frame: np.ndarray | None) -> tuple[int, int, int, int] | None:
-        return None if frame is None else picture_box(self.at_1280(frame))
+    def box(self, frame: np.ndarray | None) -> Box | None:
+        return None if frame is None else picture_box(self.at_screen(frame))
 
     def shown(self, frame: np.ndarray) -> bool:
-        small = self.at_1280(frame)
+        small = self.at_screen(frame)
         return picture_open(small) and picture_box(small) is not None
 
     def path_dialog(self, keys: tuple[str, ...], path: str) -> list[Event]:
@@ -76,6 +66,11 @@ class MeituScript(PlanScript):
     def open_picture(self, path: str) -> Program:
         """File > Open of ``path`` (under the home), until the picture shows."""
         return until(self.path_dialog(("ctrl", "o"), path), self.shown, timeout_s=15.0, then_s=0.8)
+
+    def open_and_find(self, name: str) -> Generator[Any, np.ndarray | None, Box | None]:
+        """Open ``Pictures/<name>``; where the picture shows on the screen (None if nowhere)."""
+        frame = yield self.open_picture(f"Pictures/{name}")
+        return self.box(frame)
 
     def open_layer(self, path: str) -> Program:
         """File > Open as Layers of ``path`` (under the home)."""
@@ -117,8 +112,7 @@ class CutoutPersonScript(MeituScript):
 
     def plan(self, instruction: str, frame: np.ndarray) -> Plan:
         name = _picture(instruction)
-        frame = yield self.open_picture(f"Pictures/{name}")
-        box = self.box(frame)
+        box = yield from self.open_and_find(name)
         if box is None:
             return
         x, y = box[0] + 6, box[1] + 6
@@ -148,8 +142,7 @@ class MakeCollageScript(MeituScript):
         photos = re.findall(r"(photo\d+\.jpg)", instruction)[:3]
         if len(photos) < 3:
             return
-        frame = yield self.open_picture(f"Pictures/{photos[0]}")
-        box = self.box(frame)
+        box = yield from self.open_and_find(photos[0])
         w = box[2] if box is not None else 480
         yield settle([*self.focus(), *self.action("Canvas Size"), Wait(0.5),
                       self.click(125, 455, 3), TypeText(str(3 * w), 0.02), KeyPress("tab"),
@@ -169,8 +162,7 @@ class CircleFrameScript(MeituScript):
 
     def plan(self, instruction: str, frame: np.ndarray) -> Plan:
         name = _picture(instruction)
-        frame = yield self.open_picture(f"Pictures/{name}")
-        box = self.box(frame)
+        box = yield from self.open_and_find(name)
         if box is None:
             return
         cx, cy = box[0] + box[2] / 2, box[1] + box[3] / 2

@@ -15,7 +15,7 @@ import re
 import numpy as np
 
 from gcc_envs.apps.software.scripting import Plan, PlanScript, quoted, settle
-from gcc_envs.core.events import Click, Event, Hotkey, KeyPress, TypeText, Wait
+from gcc_envs.core.events import Event, Hotkey, KeyPress, TypeText, Wait
 
 #: The message list's column and the colour of an unread subject line in it.
 LIST_X = (300, 580)
@@ -92,17 +92,7 @@ def quick_filter(text: str) -> list[Event]:
 
 
 class OutlookScript(PlanScript):
-    def click(self, x: int, y: int, count: int = 1) -> Click:
-        W, H = self.size
-        return Click(round(x * W / 1280), round(y * H / 800), "left", count)
-
-    def at_1280(self, frame: np.ndarray) -> np.ndarray:
-        """``frame`` as the 1280x800 screen (the pixel finders work in its pixels)."""
-        import cv2
-
-        if frame.shape[:2] == (800, 1280):
-            return frame
-        return cv2.resize(frame, (1280, 800), interpolation=cv2.INTER_LINEAR)
+    """Thunderbird's moves, in the twin's 1280x800 screen pixels scaled to the frames shown."""
 
 
 class SendHelloFriendScript(OutlookScript):
@@ -120,10 +110,10 @@ class EmptyJunkScript(OutlookScript):
     """The junk folder (found by its icon), its first message, select all, delete."""
 
     def plan(self, instruction: str, frame: np.ndarray) -> Plan:
-        y = junk_row(self.at_1280(frame))
+        y = junk_row(self.at_screen(frame))
         if y is None or not listed(frame):  # not shown yet: look again when it is
             frame = yield settle([], quiet_s=1.0, ready=listed)
-            y = junk_row(self.at_1280(frame)) if frame is not None else None
+            y = junk_row(self.at_screen(frame)) if frame is not None else None
         if y is None:
             return
         yield settle([self.click(128, y)], quiet_s=0.8)
@@ -141,7 +131,7 @@ class ReplyToBorjeScript(OutlookScript):
         runs = re.findall(r"[A-Za-z]+", sender.group(1) if sender else "Borje")
         name = max(runs, key=len) if runs else "Borje"
         frame = yield settle(quick_filter(name), quiet_s=1.0, ready=listed)
-        lines = subject_lines(self.at_1280(frame)) if frame is not None else []
+        lines = subject_lines(self.at_screen(frame)) if frame is not None else []
         if not lines:
             return
         yield settle([self.click(435, lines[0][0]), Wait(0.5)], quiet_s=0.6)
@@ -156,7 +146,7 @@ class OpenUrgentMeetingScript(OutlookScript):
     def plan(self, instruction: str, frame: np.ndarray) -> Plan:
         subject = quoted(instruction)[0]
         frame = yield settle(quick_filter(subject), quiet_s=1.0, ready=listed)
-        lines = subject_lines(self.at_1280(frame)) if frame is not None else []
+        lines = subject_lines(self.at_screen(frame)) if frame is not None else []
         if not lines:
             return
         y = min(lines, key=lambda line: line[1])[0]

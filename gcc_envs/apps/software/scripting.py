@@ -21,7 +21,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from gcc_envs.core.events import Done, Event, Wait
+from gcc_envs.core.events import Click, Done, Event, Wait
 from gcc_envs.core.program import Program
 from gcc_envs.errors import GCCError
 
@@ -47,6 +47,25 @@ class PlanScript:
         self._plan: Plan | None = None
         self._started = False  # reset() was called
         self.instruction = ""
+
+    #: The screen the script's pixel coordinates are written for (the twins' screen, W x H).
+    SCREEN = (1280, 800)
+
+    def at(self, x: float, y: float) -> tuple[int, int]:
+        """Screen pixel (x, y) in the frames the script is shown."""
+        (W, H), (sw, sh) = self.size, self.SCREEN
+        return round(x * W / sw), round(y * H / sh)
+
+    def click(self, x: float, y: float, count: int = 1) -> Click:
+        """A left click (``count`` times) at screen pixel (x, y)."""
+        return Click(*self.at(x, y), "left", count)
+
+    def at_screen(self, frame: np.ndarray) -> np.ndarray:
+        """``frame`` at the screen's size (the pixel finders work in its pixels)."""
+        sw, sh = self.SCREEN
+        if frame.shape[:2] == (sh, sw):
+            return frame
+        return cv2.resize(frame, (sw, sh), interpolation=cv2.INTER_LINEAR)
 
     def plan(self, instruction: str, frame: np.ndarray) -> Plan:  # pragma: no cover
         raise NotImplementedError  # each task writes its own
