@@ -1,11 +1,41 @@
-"""The check every software twin's tests run per task (tests/apps/<app>/test_<app>_twins.py)."""
+"""What every software twin's tests share (tests/apps/<app>/test_<app>_twins.py): their marks,
+the module's virtual display, the fairness check run per task, acting out a wrong end state,
+and the check that a task's processes are gone."""
 
 from __future__ import annotations
 
+import os
+import shutil
+from collections.abc import Sequence
+
 import gymnasium as gym
+import pytest
 
 import agents
 from gcc_envs.apps.software import fairness
+from gcc_envs.core.events import Wait
+
+#: The marks of a twin test module (its own programs' skips come after them).
+TWIN_MARKS = [
+    pytest.mark.desktop,
+    pytest.mark.slow,
+    pytest.mark.timeout(300),
+    pytest.mark.skipif(shutil.which("Xvfb") is None, reason="Xvfb is not installed"),
+]
+
+
+def display_fixture(suite):
+    """A module-scoped fixture: one virtual display of ``suite``'s screen size (its name)."""
+
+    @pytest.fixture(scope="module")
+    def display():
+        from gcc_envs.backends.desktop.display import VirtualDisplay
+
+        d = VirtualDisplay(suite.desktop["screen_size"])
+        yield d.name
+        d.close()
+
+    return display
 
 
 def assert_scripted_fair(env: gym.Env) -> fairness.Episode:
@@ -21,3 +51,36 @@ def assert_scripted_fair(env: gym.Env) -> fairness.Episode:
     assert replayed.chosen != solved.chosen, "the seed did not vary the task"
     assert replayed.start_score == 0.0 and not replayed.success, "seed 0's input solved it"
     return solved
+
+
+def check_scripted_fair(env_id: str, **make_kwargs) -> fairness.Episode:
+    """:func:`assert_scripted_fair` on a fresh env of ``env_id``, closed afterwards."""
+    env = gym.make(env_id, **make_kwargs)
+    try:
+        return assert_scripted_fair(env)
+    finally:
+        env.close()
+
+
+def wrong_end(env: gym.Env, steps: Sequence, settle_s: int = 0) -> float:
+    """Act out ``steps`` (each one env step, which must be taken without an error), wait
+    ``settle_s`` one-second steps, and what the checker says of the desktop."""
+    for events in steps:
+        info = env.step(events)[-1]
+        assert info["last_action_error"] is None, info["last_action_error"]
+    for _ in range(settle_s):
+        env.step(Wait(1.0))
+    return env.unwrapped.score()
+
+
+def assert_gone(pids: Sequence[int]) -> None:
+    """Every process of ``pids`` has ended (a zombie awaiting its parent counts as ended)."""
+    for pid in pids:
+        assert not os.path.exists(f"/proc/{pid}") or _zombie(pid), f"pid {pid} still runs"
+
+
+def _zombie(pid: int) -> bool:
+    try:
+        return open(f"/proc/{pid}/stat").read().split()[2] == "Z"
+    except OSError:
+        return True

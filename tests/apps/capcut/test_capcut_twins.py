@@ -13,11 +13,10 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Sequence
 
 import gymnasium as gym
 import pytest
-from twin_fairness import assert_scripted_fair
+from twin_fairness import TWIN_MARKS, check_scripted_fair, display_fixture, wrong_end
 
 import gcc_envs  # noqa: F401 - registers the ids
 from agents.scripted.capcut import CapCutScript
@@ -27,32 +26,19 @@ from gcc_envs.apps.software.reading import ANSWER
 from gcc_envs.apps.software.scripting import settle
 
 pytestmark = [
-    pytest.mark.desktop,
-    pytest.mark.slow,
-    pytest.mark.timeout(300),
-    pytest.mark.skipif(shutil.which("Xvfb") is None, reason="Xvfb is not installed"),
+    *TWIN_MARKS,
     pytest.mark.skipif(shutil.which("shotcut") is None, reason="Debian package shotcut missing"),
 ]
 TASKS = [t.env_id(SUITE.title) for t in SUITE.tasks]
 WRONG_SEED = 7
 
 
-@pytest.fixture(scope="module")
-def display():
-    from gcc_envs.backends.desktop.display import VirtualDisplay
-
-    d = VirtualDisplay(SUITE.desktop["screen_size"])
-    yield d.name
-    d.close()
+display = display_fixture(SUITE)
 
 
 @pytest.mark.parametrize("env_id", TASKS)
 def test_the_scripted_policy_succeeds_and_nothing_and_replay_fail(env_id, display):
-    env = gym.make(env_id, display=display)
-    try:
-        assert_scripted_fair(env)
-    finally:
-        env.close()
+    check_scripted_fair(env_id, display=display)
 
 
 @pytest.fixture
@@ -70,14 +56,6 @@ def wrong(display):
     yield _make
     for env in made:
         env.close()
-
-
-def wrong_end(env: gym.Env, steps: Sequence) -> float:
-    """Act out ``steps``; what the checker says of the desktop."""
-    for events in steps:
-        info = env.step(events)[-1]
-        assert info["last_action_error"] is None, info["last_action_error"]
-    return env.unwrapped.score()
 
 
 def test_an_export_without_the_music_does_not_count(wrong):

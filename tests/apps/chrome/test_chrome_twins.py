@@ -9,12 +9,11 @@ One virtual display serves the whole module; each task's env resets on it per ch
 from __future__ import annotations
 
 import json
-import os
 import shutil
 
 import gymnasium as gym
 import pytest
-from twin_fairness import assert_scripted_fair
+from twin_fairness import TWIN_MARKS, assert_gone, assert_scripted_fair, display_fixture, wrong_end
 
 import agents
 import gcc_envs  # noqa: F401 - registers the ids
@@ -25,23 +24,14 @@ from gcc_envs.apps.software.desktop import port_open
 from gcc_envs.apps.software.reading import ANSWER
 
 pytestmark = [
-    pytest.mark.desktop,
-    pytest.mark.slow,
-    pytest.mark.timeout(300),
-    pytest.mark.skipif(shutil.which("Xvfb") is None, reason="Xvfb is not installed"),
+    *TWIN_MARKS,
     pytest.mark.skipif(shutil.which("chromium") is None, reason="Debian package chromium missing"),
 ]
 TASKS = [t.env_id(SUITE.title) for t in SUITE.tasks]
 WRONG_SEED = 7
 
 
-@pytest.fixture(scope="module")
-def display():
-    from gcc_envs.backends.desktop.display import VirtualDisplay
-
-    d = VirtualDisplay(SUITE.desktop["screen_size"])
-    yield d.name
-    d.close()
+display = display_fixture(SUITE)
 
 
 def go(url: str) -> list:
@@ -77,16 +67,6 @@ def wrong(display):
     yield _make
     for env in made:
         env.close()
-
-
-def wrong_end(env: gym.Env, steps: list, settle_s: int = 0) -> float:
-    """Act out ``steps``, wait ``settle_s``, and what the checker says of the desktop."""
-    for events in steps:
-        info = env.step(events)[-1]
-        assert info["last_action_error"] is None, info["last_action_error"]
-    for _ in range(settle_s):
-        env.step(Wait(1.0))
-    return env.unwrapped.score()
 
 
 def site(env: gym.Env) -> dict:
@@ -150,15 +130,7 @@ def test_the_local_web_and_devtools_bind_loopback_and_are_gone_after_close(displ
     finally:
         env.close()
     assert not any(port_open(p) for p in ports)
-    for pid in pids:
-        assert not os.path.exists(f"/proc/{pid}") or _zombie(pid), f"pid {pid} still runs"
-
-
-def _zombie(pid: int) -> bool:
-    try:
-        return open(f"/proc/{pid}/stat").read().split()[2] == "Z"
-    except OSError:
-        return True
+    assert_gone(pids)
 
 
 def _other_addresses() -> list[str]:

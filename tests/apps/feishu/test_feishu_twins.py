@@ -13,11 +13,12 @@ from __future__ import annotations
 import json
 import os
 import shutil
-from collections.abc import Sequence
+from functools import partial
 
 import gymnasium as gym
 import pytest
-from twin_fairness import assert_scripted_fair
+import twin_fairness
+from twin_fairness import TWIN_MARKS, assert_gone, check_scripted_fair, display_fixture
 
 import gcc_envs  # noqa: F401 - registers the ids
 from gcc_envs import Click, KeyPress, TypeText, Wait
@@ -26,12 +27,7 @@ from gcc_envs.apps.feishu.checkers import events
 from gcc_envs.apps.software.desktop import port_open
 from gcc_envs.apps.software.reading import ANSWER
 
-pytestmark = [
-    pytest.mark.desktop,
-    pytest.mark.slow,
-    pytest.mark.timeout(300),
-    pytest.mark.skipif(shutil.which("Xvfb") is None, reason="Xvfb is not installed"),
-]
+pytestmark = TWIN_MARKS
 needs_chat = pytest.mark.skipif(
     shutil.which("hexchat") is None or not os.path.exists("/usr/sbin/ngircd"),
     reason="Debian packages hexchat and ngircd missing",
@@ -46,22 +42,12 @@ TASKS = [
 ]
 
 
-@pytest.fixture(scope="module")
-def display():
-    from gcc_envs.backends.desktop.display import VirtualDisplay
-
-    d = VirtualDisplay(SUITE.desktop["screen_size"])
-    yield d.name
-    d.close()
+display = display_fixture(SUITE)
 
 
 @pytest.mark.parametrize("env_id", TASKS)
 def test_the_scripted_policy_succeeds_and_nothing_and_replay_fail(env_id, display):
-    env = gym.make(env_id, display=display)
-    try:
-        assert_scripted_fair(env)
-    finally:
-        env.close()
+    check_scripted_fair(env_id, display=display)
 
 
 def say(line: str) -> list:
@@ -85,14 +71,7 @@ def wrong(display):
         env.close()
 
 
-def wrong_end(env: gym.Env, steps: Sequence[list], settle_s: int = 2) -> float:
-    """Act out ``steps``, wait ``settle_s``, and what the checker says of the desktop."""
-    for events_ in steps:
-        info = env.step(events_)[-1]
-        assert info["last_action_error"] is None, info["last_action_error"]
-    for _ in range(settle_s):
-        env.step(Wait(1.0))
-    return env.unwrapped.score()
+wrong_end = partial(twin_fairness.wrong_end, settle_s=2)
 
 
 @needs_orage
@@ -137,12 +116,4 @@ def test_the_chat_server_and_contacts_bind_loopback_and_are_gone_after_close(dis
     finally:
         env.close()
     assert not port_open(ports[0])
-    for pid in pids:
-        assert not os.path.exists(f"/proc/{pid}") or _zombie(pid), f"pid {pid} still runs"
-
-
-def _zombie(pid: int) -> bool:
-    try:
-        return open(f"/proc/{pid}/stat").read().split()[2] == "Z"
-    except OSError:
-        return True
+    assert_gone(pids)

@@ -18,7 +18,7 @@ import cv2
 import gymnasium as gym
 import numpy as np
 import pytest
-from twin_fairness import assert_scripted_fair
+from twin_fairness import check_scripted_fair
 
 import gcc_envs  # noqa: F401 - registers the ids
 from gcc_envs import Click, DragTo, Hotkey, KeyPress, MoveTo, TypeText, Wait
@@ -112,11 +112,7 @@ def picture_at(env: gym.Env, name: str) -> tuple[int, int]:
 
 @pytest.mark.parametrize("env_id", TASKS)
 def test_the_scripted_policy_succeeds_and_nothing_and_replay_fail(env_id):
-    env = gym.make(env_id)
-    try:
-        assert_scripted_fair(env)
-    finally:
-        env.close()
+    check_scripted_fair(env_id)
 
 
 @pytest.fixture

@@ -15,12 +15,13 @@ from __future__ import annotations
 import json
 import os
 import shutil
-from collections.abc import Sequence
+from functools import partial
 
 import gymnasium as gym
 import numpy as np
 import pytest
-from twin_fairness import assert_scripted_fair
+import twin_fairness
+from twin_fairness import TWIN_MARKS, assert_gone, check_scripted_fair, display_fixture
 
 import gcc_envs  # noqa: F401 - registers the ids
 from agents.scripted.outlook import junk_row, subject_lines
@@ -30,10 +31,7 @@ from gcc_envs.apps.software.desktop import port_open
 from gcc_envs.apps.software.reading import ANSWER
 
 pytestmark = [
-    pytest.mark.desktop,
-    pytest.mark.slow,
-    pytest.mark.timeout(300),
-    pytest.mark.skipif(shutil.which("Xvfb") is None, reason="Xvfb is not installed"),
+    *TWIN_MARKS,
     pytest.mark.skipif(shutil.which("thunderbird") is None, reason="Debian thunderbird missing"),
     pytest.mark.skipif(not os.path.exists("/usr/lib/dovecot/imap"), reason="dovecot-imapd missing"),
 ]
@@ -41,22 +39,12 @@ TASKS = [t.env_id(SUITE.title) for t in SUITE.tasks]
 WRONG_SEED = 7
 
 
-@pytest.fixture(scope="module")
-def display():
-    from gcc_envs.backends.desktop.display import VirtualDisplay
-
-    d = VirtualDisplay(SUITE.desktop["screen_size"])
-    yield d.name
-    d.close()
+display = display_fixture(SUITE)
 
 
 @pytest.mark.parametrize("env_id", TASKS)
 def test_the_scripted_policy_succeeds_and_nothing_and_replay_fail(env_id, display):
-    env = gym.make(env_id, display=display)
-    try:
-        assert_scripted_fair(env)
-    finally:
-        env.close()
+    check_scripted_fair(env_id, display=display)
 
 
 def quick_filter(text: str) -> list:
@@ -81,14 +69,7 @@ def wrong(display):
         env.close()
 
 
-def wrong_end(env: gym.Env, steps: Sequence[list], settle_s: int = 3) -> float:
-    """Act out ``steps``, wait ``settle_s``, and what the checker says of the desktop."""
-    for events in steps:
-        info = env.step(events)[-1]
-        assert info["last_action_error"] is None, info["last_action_error"]
-    for _ in range(settle_s):
-        env.step(Wait(1.0))
-    return env.unwrapped.score()
+wrong_end = partial(twin_fairness.wrong_end, settle_s=3)
 
 
 def test_deleting_one_junk_mail_does_not_empty_the_folder(wrong):
@@ -122,12 +103,4 @@ def test_the_mail_servers_bind_loopback_and_are_gone_after_close(display):
     finally:
         env.close()
     assert not any(port_open(p) for p in ports)
-    for pid in pids:
-        assert not os.path.exists(f"/proc/{pid}") or _zombie(pid), f"pid {pid} still runs"
-
-
-def _zombie(pid: int) -> bool:
-    try:
-        return open(f"/proc/{pid}/stat").read().split()[2] == "Z"
-    except OSError:
-        return True
+    assert_gone(pids)
