@@ -7,7 +7,6 @@ import math
 from gcc_envs.games.rdr2.sim import geometry as geo
 from gcc_envs.games.rdr2.sim.data import NPCSpec
 from gcc_envs.games.rdr2.sim.state import CELL_M, NPC, WorldState
-from gcc_envs.games.rdr2.sim.world import player_dist
 
 #: A companion stops and waits while the player is further than this (metres).
 WAIT_M = 15.0
@@ -34,7 +33,7 @@ def step_companion(state: WorldState, npc: NPC, dt: float) -> None:
     tx, ty = npc.path[npc.path_index]
     p = state.player
     if (  # the cheap tests first: the path's two projections only when they matter
-        player_dist(state, npc.x, npc.y) > WAIT_M
+        math.hypot(npc.x - p.x, npc.y - p.y) > WAIT_M  # player_dist
         and npc.patience > 0
         and geo.path_progress(npc.path, p.x, p.y) < geo.path_progress(npc.path, npc.x, npc.y)
     ):

@@ -76,7 +76,9 @@ class RDR2Sim:
         self._snapshot: WorldState | None = None
         #: The last view drawn behind the pause menu, and what it was drawn from
         #: (:func:`_frozen_key`).
-        self._paused_frame: tuple[tuple[Any, ...], np.ndarray] | None = None
+        self._prompting = False  # whether the last tick's world shows its key prompts
+        # the view behind the pause menu and the menu drawn on it, with what each shows
+        self._paused_frame: tuple[Any, np.ndarray, Any, np.ndarray | None] | None = None
 
     # ---- protocol
     @property
@@ -137,8 +139,12 @@ class RDR2Sim:
         if paused:
             if pause.phase in ("running", "resuming"):
                 pause.phase, pause.anim_left = "pausing", PAUSE_ANIMATION_S
+            ticked = False
             while pause.phase == "pausing":
                 self._tick()
+                ticked = True
+            if ticked:
+                self._show_prompts()
             self._acc = 0.0
         elif pause.phase in ("paused", "pausing"):
             pause.phase, pause.anim_left = "resuming", PAUSE_ANIMATION_S
@@ -156,11 +162,15 @@ class RDR2Sim:
         self._acc += seconds / DT
         n = int(self._acc + 1e-6)
         self._acc = max(self._acc - n, 0.0)
+        ticked = False
         for _ in range(n):
             if self.paused:
                 self._acc = 0.0
-                return
+                break
             self._tick()
+            ticked = True
+        if ticked:  # the prompts shown are those of the last tick's world
+            self._show_prompts()
 
     def render(self, height: int, width: int) -> np.ndarray:
         """The screen at (height, width), RGB uint8, a fresh array.
@@ -174,8 +184,14 @@ class RDR2Sim:
         key = _frozen_key(s, int(height), int(width))
         if self._paused_frame is None or self._paused_frame[0] != key:
             back = screens.pause_background(render_screen(s, int(height), int(width)))
-            self._paused_frame = (key, back)
-        return screens.draw_pause_menu(self._paused_frame[1].copy(), s)
+            self._paused_frame = (key, back, None, None)
+        _, back, menu_key, menu = self._paused_frame
+        pause = s.ui.pause
+        now = (pause.hovered, tuple(pause.items))  # all the menu shows
+        if menu is None or menu_key != now:
+            menu = screens.draw_pause_menu(back.copy(), s)
+            self._paused_frame = (key, back, now, menu)
+        return menu.copy()
 
     # ---- input
     def can_act(self) -> bool:
@@ -391,7 +407,8 @@ class RDR2Sim:
         regen(s, dt)
         fade_ui(s, dt)
         self._mission_step()
-        s.ui.prompts = interact.prompts(s) if self.can_act() and not s.ui.shop.open else []
+        # whether prompts show is decided here, before the pause animation moves on below
+        self._prompting = self.can_act() and not s.ui.shop.open
         missions.update_route(s)
         pm = s.ui.pause
         if pm.phase in ("pausing", "resuming"):
@@ -401,6 +418,12 @@ class RDR2Sim:
                 pm.phase = "paused" if pm.phase == "pausing" else "running"
         s.clock += dt
         s.tick += 1
+
+    def _show_prompts(self) -> None:
+        """The key prompts of the world as it stands (only the HUD reads them, so they are
+        worked out once after the ticks of an advance, not on every tick)."""
+        s = self.state
+        s.ui.prompts = interact.prompts(s) if self._prompting else []
 
     def _mission_step(self) -> None:
         s, data = self.state, self._data

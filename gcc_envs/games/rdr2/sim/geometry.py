@@ -169,11 +169,10 @@ def aim_error_deg(
 
 
 def polyline_length(points: Iterable[tuple[float, float]]) -> float:
-    key = tuple(points)
-    try:
-        return _length(key)
-    except TypeError:  # unhashable points: worked out, not kept
-        return _length.__wrapped__(key)
+    entry = _path_terms(points)
+    if entry is not None:
+        return entry.length
+    return _length.__wrapped__(tuple(points))  # unhashable points: worked out, not kept
 
 
 @functools.lru_cache(maxsize=256)
@@ -187,11 +186,20 @@ def path_progress(points: Iterable[tuple[float, float]], x: float, y: float) -> 
     >>> path_progress([(0.0, 0.0), (10.0, 0.0), (10.0, 10.0)], 12.0, 4.0)
     14.0
     """
-    key = tuple(points)
-    try:
-        segs = _segments(key)
-    except TypeError:  # unhashable points (lists, arrays): the same terms, not kept
-        segs = _segments.__wrapped__(key)
+    entry = _path_terms(points)
+    if entry is None:  # unhashable points (lists, arrays): the same terms, not kept
+        return _progress(_segments.__wrapped__(tuple(points)), x, y)
+    answers = entry.answers
+    got = answers.get((x, y))
+    if got is None:
+        got = _progress(entry.segments, x, y)
+        if len(answers) >= _ANSWERS_KEPT:
+            answers.clear()
+        answers[x, y] = got
+    return got
+
+
+def _progress(segs: tuple[tuple[float, ...], ...], x: float, y: float) -> float:
     best_d, best_s = math.inf, 0.0
     hypot = math.hypot
     for ax, ay, vx, vy, n, length, run in segs:
@@ -204,6 +212,42 @@ def path_progress(points: Iterable[tuple[float, float]], x: float, y: float) -> 
         if d < best_d:
             best_d, best_s = d, run + t * length
     return best_s
+
+
+class _PathTerms:
+    """A polyline's segment terms, length and the progress answers given for it so far."""
+
+    __slots__ = ("points", "copy", "segments", "length", "answers")
+
+    def __init__(self, points: list | tuple, key: tuple[tuple[float, float], ...]) -> None:
+        self.points = points  # held, so its id names no other object while kept
+        self.copy = list(points) if type(points) is list else points
+        self.segments = _segments(key)
+        self.length = _length(key)
+        self.answers: dict[tuple[float, float], float] = {}
+
+
+#: Polylines asked about (a walker's path, a route: every tick), by id; checked against a copy.
+_PATHS: dict[int, _PathTerms] = {}
+_PATHS_KEPT, _ANSWERS_KEPT = 64, 16
+
+
+def _path_terms(points: Iterable[tuple[float, float]]) -> _PathTerms | None:
+    """The kept terms of a list or tuple of hashable points (None for anything else)."""
+    entry = _PATHS.get(id(points))
+    if entry is not None and entry.points is points and entry.copy == points:
+        return entry
+    if type(points) is not list and type(points) is not tuple:
+        return None
+    key = tuple(points)
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    if len(_PATHS) >= _PATHS_KEPT:
+        _PATHS.clear()
+    entry = _PATHS[id(points)] = _PathTerms(points, key)  # type: ignore[arg-type]
+    return entry
 
 
 @functools.lru_cache(maxsize=256)

@@ -13,12 +13,20 @@ from gcc_envs.games.rdr2.sim.state import CELL_M
 CLEARANCE_M = 0.5
 
 
+#: At most this many answers of one kind are kept per region (then they start again).
+_KEPT = 4096
+
+
 class Ground:
     """Questions about a region's cells that placing things asks."""
 
     def __init__(self, region: RegionData) -> None:
         self.r = region
         self.rows, self.cols = region.walls.shape
+        # answers kept for later episodes (a region's arrays never change)
+        self._centres: dict[tuple[int, int], bool] = {}
+        self._areas: dict[Point, frozenset[str]] = {}
+        self._clearances: dict[tuple[Point, ...], dict[tuple[Point, Point], float]] = {}
 
     def cell(self, p: Point) -> tuple[int, int] | None:
         c, r = int(math.floor(p[0] / CELL_M)), int(math.floor(p[1] / CELL_M))
@@ -37,6 +45,32 @@ class Ground:
         z = int(self.r.level[c[1], c[0]])
         return geo.circle_free(self.r.walls, self.r.level, CELL_M, *p, room, z)
 
+    def centre_open(self, c: int, r: int) -> bool:
+        """:meth:`open` at the centre of cell (c, r), kept (squads ask every cell of an area)."""
+        got = self._centres.get((c, r))
+        if got is None:
+            got = self._centres[c, r] = self.open(((c + 0.5) * CELL_M, (r + 0.5) * CELL_M))
+        return got
+
+    def areas_of(self, p: Point) -> frozenset[str]:
+        """:meth:`areas`, kept for the points asked about again (a jittered point's old spot)."""
+        got = self._areas.get(p)
+        if got is None:
+            if len(self._areas) >= _KEPT:
+                self._areas.clear()
+            got = self._areas[p] = self.areas(p)
+        return got
+
+    def clearances(self, solids: tuple[Point, ...]) -> dict[tuple[Point, Point], float]:
+        """A memo of :meth:`clearance` answers for these solids, kept for the next episode
+        (a route's own segments are asked on every reset)."""
+        memo = self._clearances.get(solids)
+        if memo is None or len(memo) >= _KEPT:
+            if len(self._clearances) >= 8:
+                self._clearances.clear()
+            memo = self._clearances[solids] = {}
+        return memo
+
     def like(self, old: Point, new: Point, room: float = CLEARANCE_M) -> bool:
         """Whether ``new`` is open ground of the same kind as ``old`` (``room`` metres clear)."""
         a, b = self.cell(old), self.cell(new)
@@ -46,7 +80,7 @@ class Ground:
         return (
             bool(r.roof[a[1], a[0]]) == bool(r.roof[b[1], b[0]])
             and int(r.level[a[1], a[0]]) == int(r.level[b[1], b[0]])
-            and self.areas(old) == self.areas(new)
+            and self.areas_of(old) == self.areas(new)
         )
 
     def clear(self, a: Point, b: Point) -> bool:
@@ -73,3 +107,18 @@ class Ground:
         for r in range(max(y0, 0), min(y1, self.rows)):
             for c in range(max(x0, 0), min(x1, self.cols)):
                 yield c, r
+
+
+#: Grounds of the regions asked about, by id (each holds its region, so the id stays its own).
+_GROUNDS: dict[int, Ground] = {}
+_GROUNDS_KEPT = 16
+
+
+def ground_of(region: RegionData) -> Ground:
+    """The :class:`Ground` of ``region``, kept with its answers for the next episode."""
+    g = _GROUNDS.get(id(region))
+    if g is None or g.r is not region:
+        if len(_GROUNDS) >= _GROUNDS_KEPT:
+            _GROUNDS.clear()
+        g = _GROUNDS[id(region)] = Ground(region)
+    return g

@@ -60,6 +60,7 @@ class MapBox:
     m_per_px: float
 
 
+@lru_cache(maxsize=64)  # asked every frame with the same few sizes
 def box(height: int, width: int, view_m: float | None = None) -> MapBox:
     """Where the minimap lies in a frame of this size (radius ~ 13 % of the height), showing
     ``view_m`` metres from centre to rim (default: the on-foot view)."""

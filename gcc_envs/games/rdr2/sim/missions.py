@@ -251,23 +251,28 @@ def failure(state: WorldState, data: GameData) -> str | None:
     return _harm(state) or _abandonment(state, data)
 
 
+#: Who may not be harmed, by NPC name, with the name the failure line gives them.
+_HARMED = tuple((name, name.capitalize()) for name in (*COMPANIONS, "john"))
+
+
 def _harm(state: WorldState) -> str | None:
-    for name in (*COMPANIONS, "john"):
-        npc = state.npcs.get(name)
+    npcs = state.npcs
+    for name, who in _HARMED:
+        npc = npcs.get(name)
         if npc is None:
             continue
-        who = name.capitalize()
         if not npc.alive:
             return f"killed {who}" if npc.killed_by == "arthur" else f"{who} was killed"
         if npc.assaulted:
             return f"assaulted {who}"
-    own = state.horses.get("arthur_horse")
+    horses = state.horses
+    own = horses.get("arthur_horse")
     if own is not None:
         if not own.alive:
             return "killed your horse" if own.killed_by == "arthur" else "your horse was killed"
         if own.assaulted:
             return "assaulted your horse"
-    barn = state.horses.get("barn_horse")
+    barn = horses.get("barn_horse")
     if barn is not None:
         if not barn.alive:
             return "killed the barn horse"
@@ -281,27 +286,30 @@ def _abandonment(state: WorldState, data: GameData) -> str | None:
     cp = spec(state, data)
     current = cp.name if cp is not None else ""
     p = state.player
+    px, py = p.x, p.y
+    hypot = math.hypot
     if md.abandon_area and current in HOMESTEAD_CHECKPOINTS:
         cx, cy = state.map.areas[md.abandon_area].centre()
-        if player_dist(state, cx, cy) > md.abandon_area_m:
+        if hypot(cx - px, cy - py) > md.abandon_area_m:
             return "abandoned the homestead"
-    leading = {who for who, _ in cp.paths} if cp is not None else set()
+    tighter = cp.abandon_companion_m if cp is not None else None
+    npcs = state.npcs
     for name in COMPANIONS:
-        npc = state.npcs.get(name)
+        npc = npcs.get(name)
         companion_m = md.abandon_companion_m
-        if cp is not None and cp.abandon_companion_m is not None and name in leading:
-            companion_m = cp.abandon_companion_m  # the one to follow here: a tighter leash
-        far = npc is not None and player_dist(state, npc.x, npc.y) > companion_m
-        if companion_m and far:
+        if tighter is not None and any(who == name for who, _ in cp.paths):  # type: ignore[union-attr]
+            companion_m = tighter  # the one to follow here: a tighter leash
+        if companion_m and npc is not None and hypot(npc.x - px, npc.y - py) > companion_m:
             return f"abandoned {name.capitalize()}"
-    own = state.horses.get("arthur_horse")
+    horses = state.horses
+    own = horses.get("arthur_horse")
     horse_m = md.abandon_horse_m if cp is None or cp.abandon_horse_m is None else cp.abandon_horse_m
     if own is not None and horse_m and p.mounted != own.id:
-        if player_dist(state, own.x, own.y) > horse_m:
+        if hypot(own.x - px, own.y - py) > horse_m:
             return "abandoned your horse"
-    barn = state.horses.get("barn_horse")
+    barn = horses.get("barn_horse")
     if barn is not None and current in BARN_HORSE_CHECKPOINTS and barn.calm:
-        if player_dist(state, barn.x, barn.y) > BARN_HORSE_ABANDON_M:
+        if hypot(barn.x - px, barn.y - py) > BARN_HORSE_ABANDON_M:
             return "abandoned the barn horse"
     return None
 
@@ -357,13 +365,27 @@ def show_tutorial(state: WorldState, data: GameData, tid: str) -> None:
 
 def update_route(state: WorldState) -> None:
     """Trim the route line to start at the player and drop the waypoints already passed."""
-    if state.route is None or len(state.route) < 2:
+    pts = state.route
+    if pts is None or len(pts) < 2:
         return
     p = state.player
-    pts = state.route
+    px, py = p.x, p.y
+    if pts[0] == (px, py):  # trimmed here already: its first segment starts at the player
+        return
+    hypot = math.hypot
     best, best_d = 0, float("inf")
-    for i in range(len(pts) - 1):
-        d = geo.segment_point_distance(*pts[i], *pts[i + 1], p.x, p.y)
+    ax, ay = pts[0]
+    for i in range(1, len(pts)):
+        bx, by = pts[i]  # geo.segment_point_distance, inline (every tick)
+        vx, vy = bx - ax, by - ay
+        n = vx * vx + vy * vy
+        if n == 0:
+            t = 0.0
+        else:
+            t = ((px - ax) * vx + (py - ay) * vy) / n
+            t = 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
+        d = hypot(ax + t * vx - px, ay + t * vy - py)
         if d < best_d:
-            best, best_d = i, d
-    state.route = [(p.x, p.y), *pts[best + 1 :]]
+            best, best_d = i - 1, d
+        ax, ay = bx, by
+    state.route = [(px, py), *pts[best + 1 :]]

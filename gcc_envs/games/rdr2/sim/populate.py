@@ -116,9 +116,9 @@ def squad(md: MissionData, ground: Ground, sq: SquadSpec, rng: np.random.Generat
     avoid += [p for path in md.paths.values() for p in path]
     spawn_cells = []
     for c, r in ground.cells(sq.spawn):
-        p = ((c + 0.5) * CELL_M, (r + 0.5) * CELL_M)
-        if not ground.open(p) or ground.r.roof[r, c]:
+        if not ground.centre_open(c, r) or ground.r.roof[r, c]:
             continue
+        p = ((c + 0.5) * CELL_M, (r + 0.5) * CELL_M)
         if sq.ring_m is not None and start is not None:
             d = geo.dist(*p, *start)
             if not sq.ring_m[0] <= d <= sq.ring_m[1]:
@@ -129,30 +129,21 @@ def squad(md: MissionData, ground: Ground, sq: SquadSpec, rng: np.random.Generat
     props = md.props
     covers: list[Point] = []
     if sq.cover is not None:
+        area = list(ground.cells(sq.cover))
+        walls, roof = ground.r.walls, ground.r.roof
         covers = [
-            ((c + 0.5) * CELL_M, (r + 0.5) * CELL_M)
-            for c, r in ground.cells(sq.cover)
-            if ground.r.walls[r, c] in COVER_BLOCKS
+            ((c + 0.5) * CELL_M, (r + 0.5) * CELL_M) for c, r in area if walls[r, c] in COVER_BLOCKS
         ]
-        covers += [
-            p.at[:2]
-            for p in md.props
-            if p.solid and ground.cell(p.at[:2]) in set(ground.cells(sq.cover))
-        ]
-        cells = [
-            ((c + 0.5) * CELL_M, (r + 0.5) * CELL_M)
-            for c, r in ground.cells(sq.cover)
-            if not ground.r.roof[r, c]
-        ]
+        in_area = set(area)
+        covers += [p.at[:2] for p in md.props if p.solid and ground.cell(p.at[:2]) in in_area]
+        outdoors = [(c, r) for c, r in area if not roof[r, c]]
+        cells = [((c + 0.5) * CELL_M, (r + 0.5) * CELL_M) for c, r in outdoors]
         segs = [(a, b) for path in md.paths.values() for a, b in zip(path, path[1:])]
+        clear = _clear_of(cells, avoid, 3.0, segs, 2.5)
         free = [
             q
-            for q, points, lines in zip(
-                cells, _near(cells, avoid, 3.0), _near_segments(cells, segs, 2.5), strict=True
-            )
-            if ground.open(q)
-            and all(geo.dist(*q, *a) > 3.0 for a in points)
-            and all(geo.segment_point_distance(*a, *b, *q) > 2.5 for a, b in lines)
+            for (c, r), q, ok in zip(outdoors, cells, clear, strict=True)
+            if ok and ground.centre_open(c, r)
         ]
         m = int(rng.integers(sq.extra_cover[0], sq.extra_cover[1] + 1))
         crates = _spread(free, m, 4.0, rng)
@@ -190,34 +181,48 @@ def squad(md: MissionData, ground: Ground, sq: SquadSpec, rng: np.random.Generat
     return replace(md, npcs=others + tuple(made), props=props, covers=md.covers + tuple(covers))
 
 
-#: How much further than asked :func:`_near` looks (float rounding can never bridge it).
-_MARGIN_M = 0.01
+#: Distances within this of a threshold are decided in Python floats, as :mod:`geometry` works
+#: them out (numpy's ``hypot`` may differ from ``math.hypot`` in the last bit).
+_EXACT_NEAR_M = 1e-6
 
 
-def _near(cands: list[Point], pts: list[Point], m: float) -> list[list[Point]]:
-    """For each candidate, the points of ``pts`` within ``m`` metres on both axes (the only
-    ones that can be ``m`` or nearer; the exact test is the caller's)."""
-    if not cands or not pts:
-        return [[] for _ in cands]
-    c, p = np.asarray(cands, np.float64), np.asarray(pts, np.float64)
-    lim = m + _MARGIN_M
-    box = (np.abs(c[:, None, 0] - p[None, :, 0]) <= lim) & (
-        np.abs(c[:, None, 1] - p[None, :, 1]) <= lim
+def _clear_of(
+    cands: list[Point],
+    pts: list[Point],
+    point_m: float,
+    segs: list[tuple[Point, Point]],
+    seg_m: float,
+) -> list[bool]:
+    """For each candidate: whether it is further than ``point_m`` from every point of ``pts``
+    and further than ``seg_m`` from every segment of ``segs`` (``geo.dist`` and
+    ``geo.segment_point_distance``, exactly: numpy decides all but the near-ties)."""
+    if not cands:
+        return []
+    c = np.asarray(cands, np.float64)
+    cx, cy = c[:, 0:1], c[:, 1:2]
+    near_pt = np.full(len(cands), np.inf)
+    if pts:
+        p = np.asarray(pts, np.float64)
+        near_pt = np.hypot(p[None, :, 0] - cx, p[None, :, 1] - cy).min(axis=1)
+    near_seg = np.full(len(cands), np.inf)
+    if segs:
+        s = np.asarray(segs, np.float64)  # (k, 2, 2)
+        ax, ay = s[None, :, 0, 0], s[None, :, 0, 1]
+        vx, vy = s[None, :, 1, 0] - ax, s[None, :, 1, 1] - ay
+        n = vx * vx + vy * vy
+        with np.errstate(invalid="ignore", divide="ignore"):
+            t = np.where(n == 0, 0.0, np.clip(((cx - ax) * vx + (cy - ay) * vy) / n, 0.0, 1.0))
+        near_seg = np.hypot(ax + t * vx - cx, ay + t * vy - cy).min(axis=1)
+    out = ((near_pt > point_m) & (near_seg > seg_m)).tolist()
+    ties = (np.abs(near_pt - point_m) <= _EXACT_NEAR_M) | (
+        np.abs(near_seg - seg_m) <= _EXACT_NEAR_M
     )
-    return [[pts[int(j)] for j in np.flatnonzero(row)] for row in box]
-
-
-def _near_segments(
-    cands: list[Point], segs: list[tuple[Point, Point]], m: float
-) -> list[list[tuple[Point, Point]]]:
-    """For each candidate, the segments whose bounding box grown by ``m`` metres holds it."""
-    if not cands or not segs:
-        return [[] for _ in cands]
-    c, s = np.asarray(cands, np.float64), np.asarray(segs, np.float64)  # (n, 2), (k, 2, 2)
-    lim = m + _MARGIN_M
-    lo, hi = s.min(axis=1) - lim, s.max(axis=1) + lim
-    box = ((c[:, None, :] >= lo[None]) & (c[:, None, :] <= hi[None])).all(axis=2)
-    return [[segs[int(j)] for j in np.flatnonzero(row)] for row in box]
+    for i in np.flatnonzero(ties).tolist():
+        q = cands[i]
+        out[i] = all(geo.dist(*q, *a) > point_m for a in pts) and all(
+            geo.segment_point_distance(*a, *b, *q) > seg_m for a, b in segs
+        )
+    return out
 
 
 def _spread(cands: list[Point], n: int, apart: float, rng: np.random.Generator) -> list[Point]:

@@ -47,11 +47,14 @@ def daylight(hour: float) -> float:
     return 0.25 + 0.75 * t
 
 
-@lru_cache(maxsize=16)  # a frame asks four times for the same hour
 def sky_colors(hour: float, snow: bool) -> SkyColors:
     """The palette of the sky at ``hour`` (in quarter hours, so cached textures baked with
     these colours change only every 15 game minutes): snowy regions are overcast and pale."""
-    hour = round(hour * 4.0) / 4.0
+    return _sky_colors(round(hour * 4.0) / 4.0, bool(snow))
+
+
+@lru_cache(maxsize=64)  # kept by the quarter hour: every frame of it asks for the same palette
+def _sky_colors(hour: float, snow: bool) -> SkyColors:
     if snow:
         zenith, horizon, ridge = (150, 164, 182), (212, 218, 228), (118, 128, 144)
     else:

@@ -37,7 +37,7 @@ from gcc_envs.games.rdr2.sim.data import (
     Pose,
     Rect,
 )
-from gcc_envs.games.rdr2.sim.ground import CLEARANCE_M, Ground
+from gcc_envs.games.rdr2.sim.ground import CLEARANCE_M, Ground, ground_of
 from gcc_envs.games.rdr2.sim.state import CELL_M
 from gcc_envs.games.rdr2.sim.store_plot import build_store
 
@@ -64,7 +64,7 @@ def vary(data: GameData, mission: str, rng: np.random.Generator) -> GameData:
     region = data.regions[md.region]
     if v.store:
         region, md = build_store(region, md, v.store, int(rng.integers(len(v.store))))
-    ground = Ground(region)
+    ground = ground_of(region)
     points = _points(md)
     base: dict[Key, Point] = {}
     yaws: dict[str, float] = {}
@@ -188,12 +188,13 @@ def _jitter(
     # a route segment keeps the room to walk along it that it had (up to NEEDED_M): where a
     # move put it through a wall or against a crate, its ends go back (jitter, then slots)
     solids = [p.at[:2] for p in md.props if p.solid]
-    memo: dict[tuple[Point, Point], float] = {}
+    memo = ground.clearances(tuple(solids))
 
     def clearance(a: Point, b: Point) -> float:  # a pure function of the ends: asked once
-        if (a, b) not in memo:
-            memo[a, b] = ground.clearance(a, b, solids)
-        return memo[a, b]
+        got = memo.get((a, b))
+        if got is None:
+            got = memo[a, b] = ground.clearance(a, b, solids)
+        return got
 
     for _ in range(8):
         changed = False
