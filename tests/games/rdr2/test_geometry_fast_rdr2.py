@@ -82,3 +82,42 @@ def test_path_progress_and_length_from_cached_terms_equal_the_plain_sums():
         assert geo.path_progress(pts, x, y) == want
         assert geo.path_progress([list(p) for p in pts], x, y) == want  # unhashable points
         assert geo.polyline_length(pts) == sum(geo.dist(*a, *b) for a, b in zip(pts, pts[1:]))
+
+
+def test_kept_path_answers_follow_a_path_changed_in_place():
+    pts = [(0.0, 0.0), (10.0, 0.0), (10.0, 10.0)]
+    assert geo.path_progress(pts, 12.0, 4.0) == 14.0
+    assert geo.polyline_length(pts) == 20.0
+    pts[2] = (10.0, 30.0)  # the same list object, new content: its kept terms are stale
+    assert geo.path_progress(pts, 12.0, 4.0) == _progress_reference(pts, 12.0, 4.0) == 14.0
+    assert geo.path_progress(pts, 10.0, 25.0) == 35.0
+    assert geo.polyline_length(pts) == 40.0
+    pts.append((0.0, 30.0))
+    assert geo.path_progress(pts, 0.0, 31.0) == 50.0
+
+
+def _circle_free_python(monkeypatch, *args):
+    with monkeypatch.context() as m:
+        m.setattr(jit, "kernel", lambda name: None)
+        return geo.circle_free(*args)
+
+
+@pytest.mark.skipif(
+    jit.kernel("circle_cells_free") is None, reason="numba (the fast extra) is missing"
+)
+def test_compiled_circle_free_equals_python(monkeypatch):
+    rng = np.random.default_rng(6)
+    answers = set()
+    for k in range(3000):
+        h, w = (int(v) for v in rng.integers(2, 20, 2))
+        walls = (rng.random((h, w)) < 0.2).astype(np.int8)
+        level = rng.integers(0, 2, (h, w)).astype(np.int8)
+        x, y = float(rng.uniform(-1, w * 2 + 1)), float(rng.uniform(-1, h * 2 + 1))
+        if k % 4 == 0:  # on cell edges: the ties of floor() and of the nearest-point clamp
+            x = float(rng.integers(0, w)) * 2.0
+        r, z = float(rng.choice([0.25, 0.35, 0.5, 1.0, 2.0])), int(rng.integers(0, 2))
+        solids = [(x + 0.5, y, 0.3)] if k % 5 == 0 else []
+        got = geo.circle_free(walls, level, 2.0, x, y, r, z, solids)
+        assert got == _circle_free_python(monkeypatch, walls, level, 2.0, x, y, r, z, solids)
+        answers.add(got)
+    assert answers == {True, False}

@@ -378,3 +378,63 @@ def test_later_missions_know_the_earlier_tutorials() -> None:
     sim = make("mission2")
     sim.key_down("tab")
     assert sim.state.ui.wheel.open
+
+
+class _PromptsEveryTick(RDR2Sim):
+    """The simulator as it was: key prompts worked out on every tick."""
+
+    def _tick(self) -> None:
+        super()._tick()
+        self._show_prompts()
+
+
+@pytest.mark.parametrize(
+    "start",
+    [
+        {"mission": "mission1", "checkpoint": "hitch_horse"},
+        {"mission": "mission1", "checkpoint": "lead_horse"},
+        {"mission": "mission2", "checkpoint": "search_for_john"},
+        {"mission": "mission3"},
+    ],
+)
+def test_prompts_worked_out_once_per_advance_are_those_of_every_tick(start) -> None:
+    """Only the HUD reads the prompts, so the last tick's are all an advance needs; through
+    random play that walks, pauses, resumes (prompts hide while the resume animation runs)
+    and opens the shop, both simulators show the same prompts and frames at every step."""
+    sims = [RDR2Sim(), _PromptsEveryTick()]
+    for sim in sims:
+        sim.reset(np.random.default_rng(5), start)
+    rng = np.random.default_rng(6)
+    keys = ("w", "a", "d", "shift", "e", "esc", "r")
+    shown = 0
+    for _ in range(300):
+        held = [k for k in keys if rng.random() < 0.3]
+        turn, ticks = float(rng.normal(0, 0.05)), int(rng.integers(1, 9))
+        for sim in sims:
+            for k in held:
+                sim.key_down(k)
+            sim.pointer_move_by(turn, 0.0)
+            sim.advance(ticks * DT)  # some advances end on the tick a resume finishes
+            for k in held:
+                sim.key_up(k)
+        a, b = (s.state.ui.prompts for s in sims)
+        assert a == b
+        shown += bool(a)
+        np.testing.assert_array_equal(sims[0].render(84, 84), sims[1].render(84, 84))
+    assert shown >= 10, f"prompts showed on only {shown} of 300 steps"
+
+
+def test_prompts_come_back_one_tick_after_a_resume_ends() -> None:
+    """The tick that finishes the resume animation still counts as not acting (its prompts
+    were decided before the animation moved on); the next tick shows them again."""
+    sim = RDR2Sim()
+    sim.reset(np.random.default_rng(5), {"mission": "mission1", "checkpoint": "hitch_horse"})
+    sim.advance(DT)
+    assert sim.state.ui.prompts, "a rider is offered to dismount"
+    sim.set_paused(True)
+    sim.set_paused(False)
+    sim.advance(round(PAUSE_ANIMATION_S / DT) * DT)
+    assert sim.state.ui.pause.phase == "running"
+    assert sim.state.ui.prompts == []
+    sim.advance(DT)
+    assert sim.state.ui.prompts

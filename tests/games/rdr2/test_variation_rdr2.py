@@ -138,3 +138,29 @@ def test_bad_variation_data_is_refused_naming_the_file() -> None:
     with pytest.raises(DataError, match="strays"):
         load_variation("mission9.toml", {"strays": {"follow_dutch": ["horse", 9, 2]}})
     assert load_variation("m.toml", {}).jitter_m == 0.0  # no table: nothing varies
+
+
+def test_clear_cells_are_decided_as_the_python_distances_decide_them():
+    """Squads' free cover cells: numpy decides, near-ties go to ``geo.dist`` and
+    ``geo.segment_point_distance`` (exactly 3.0 and 2.5 away are not clear)."""
+    import numpy as np
+
+    from gcc_envs.games.rdr2.sim import geometry as geo
+    from gcc_envs.games.rdr2.sim.populate import _clear_of
+
+    rng = np.random.default_rng(8)
+    pts = [tuple(float(v) for v in p) for p in rng.uniform(0, 40, (12, 2))]
+    segs = [(tuple(map(float, a)), tuple(map(float, b))) for a, b in rng.uniform(0, 40, (6, 2, 2))]
+    segs.append(((5.0, 5.0), (5.0, 5.0)))  # a zero-length segment
+    cands = [tuple(float(v) for v in p) for p in rng.uniform(0, 40, (400, 2))]
+    cands += [(pts[0][0] + 3.0, pts[0][1]), (5.0, 7.5), (5.0, 7.5 + 1e-12)]  # exact ties
+    want = [
+        all(geo.dist(*q, *a) > 3.0 for a in pts)
+        and all(geo.segment_point_distance(*a, *b, *q) > 2.5 for a, b in segs)
+        for q in cands
+    ]
+    got = _clear_of(cands, pts, 3.0, segs, 2.5)
+    assert got == want
+    assert True in got and False in got
+    assert _clear_of([], pts, 3.0, segs, 2.5) == []
+    assert _clear_of(cands[:3], [], 3.0, [], 2.5) == [True, True, True]

@@ -70,8 +70,9 @@ def set_path(npc: NPC, points: tuple[tuple[float, float], ...] | list[tuple[floa
 
 def _face_player(state: WorldState, npc: NPC) -> None:
     p = state.player
-    if geo.dist(npc.x, npc.y, p.x, p.y) > 0.1:
-        npc.yaw_deg = geo.heading(p.x - npc.x, p.y - npc.y)
+    dx, dy = p.x - npc.x, p.y - npc.y
+    if math.hypot(dx, dy) > 0.1:  # geo.dist, inline (a waiting NPC turns every tick)
+        npc.yaw_deg = geo.heading(dx, dy)
 
 
 def _carry_horse(state: WorldState, npc: NPC) -> None:

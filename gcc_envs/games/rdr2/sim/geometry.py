@@ -69,6 +69,11 @@ def circle_free(
     circle, and its centre is on a cell no higher than level ``z`` (ledges block by the centre,
     so a walker can step down and move away from a ledge's foot).
     """
+    compiled = jit.kernel("circle_cells_free")
+    if compiled is not None:
+        if not compiled(walls, level, cell_m, x, y, r, z):
+            return False
+        return all((sx - x) ** 2 + (sy - y) ** 2 >= (sr + r) ** 2 for sx, sy, sr in solids)
     rows, cols = walls.shape
     col, row = int(math.floor(x / cell_m)), int(math.floor(y / cell_m))
     if not (0 <= col < cols and 0 <= row < rows) or level[row, col] > z:

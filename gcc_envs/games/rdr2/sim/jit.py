@@ -399,7 +399,30 @@ def line_of_sight(
     return not blocked
 
 
+def circle_cells_free(
+    walls: np.ndarray, level: np.ndarray, cell_m: float, x: float, y: float, r: float, z: int
+) -> bool:
+    """``geometry.circle_free``'s grid part (its centre's level, then every wall cell the
+    circle may touch), in the same float operations."""
+    rows, cols = walls.shape
+    col, row = math.floor(x / cell_m), math.floor(y / cell_m)
+    if not (0 <= col < cols and 0 <= row < rows) or level[row, col] > z:
+        return False
+    c0, c1 = math.floor((x - r) / cell_m), math.floor((x + r) / cell_m)
+    r0, r1 = math.floor((y - r) / cell_m), math.floor((y + r) / cell_m)
+    for rw in range(r0, r1 + 1):
+        for cl in range(c0, c1 + 1):
+            if 0 <= cl < cols and 0 <= rw < rows and walls[rw, cl] == 0:
+                continue
+            nx = min(max(x, cl * cell_m), (cl + 1) * cell_m)
+            ny = min(max(y, rw * cell_m), (rw + 1) * cell_m)
+            if (nx - x) ** 2 + (ny - y) ** 2 < r * r:
+                return False
+    return True
+
+
 _PYTHON: dict[str, Callable[..., Any]] = {
+    "circle_cells_free": circle_cells_free,
     "low_heights": _low_heights,
     "wall_columns": _wall_columns,
     "minimap_patch": _minimap_patch,

@@ -57,8 +57,8 @@ def mission(state: WorldState, data: GameData) -> MissionData:
 
 
 def spec(state: WorldState, data: GameData) -> CheckpointSpec | None:
-    i = state.mission.index
-    cps = mission(state, data).checkpoints
+    ms = state.mission
+    i, cps = ms.index, data.missions[ms.name].checkpoints  # mission(), inline (every tick)
     return cps[i] if i < len(cps) else None
 
 
@@ -248,7 +248,7 @@ def failure(state: WorldState, data: GameData) -> str | None:
     if cp is not None and cp.time_limit_s is not None:
         if state.clock - state.mission.started_at > cp.time_limit_s:
             return cp.time_up
-    return _harm(state) or _abandonment(state, data)
+    return _harm(state) or _abandonment(state, data, cp)
 
 
 #: Who may not be harmed, by NPC name, with the name the failure line gives them.
@@ -281,9 +281,8 @@ def _harm(state: WorldState) -> str | None:
     return None
 
 
-def _abandonment(state: WorldState, data: GameData) -> str | None:
+def _abandonment(state: WorldState, data: GameData, cp: CheckpointSpec | None) -> str | None:
     md = mission(state, data)
-    cp = spec(state, data)
     current = cp.name if cp is not None else ""
     p = state.player
     px, py = p.x, p.y
