@@ -121,3 +121,14 @@ def test_compiled_circle_free_equals_python(monkeypatch):
         assert got == _circle_free_python(monkeypatch, walls, level, 2.0, x, y, r, z, solids)
         answers.add(got)
     assert answers == {True, False}
+
+
+def test_path_progress_settles_near_ties_as_the_plain_sums_do():
+    """Points as near to two segments as rounding can tell (the compiled search ranks squared
+    distances and leaves those to the distances themselves): the first segment wins."""
+    square = [(0.0, 0.0), (10.0, 0.0), (10.0, 10.0), (0.0, 10.0)]
+    for x, y in [(5.0, 5.0), (7.5, 5.0), (12.0, -2.0), (10.0, 0.0), (5.0, 5.0 + 1e-12)]:
+        want = _progress_reference(square, x, y)
+        assert geo.path_progress(list(square), x, y) == want, (x, y)
+    assert geo.path_progress(list(square), 5.0, 5.0) == 5.0  # y = 0 is the first of three
+    assert geo.path_progress([(3.0, 4.0)], 1.0, 1.0) == 0.0  # one point: no segment

@@ -73,7 +73,10 @@ def circle_free(
     if compiled is not None:
         if not compiled(walls, level, cell_m, x, y, r, z):
             return False
-        return all((sx - x) ** 2 + (sy - y) ** 2 >= (sr + r) ** 2 for sx, sy, sr in solids)
+        for sx, sy, sr in solids:  # all(...) below, without the generator
+            if not (sx - x) ** 2 + (sy - y) ** 2 >= (sr + r) ** 2:
+                return False
+        return True
     rows, cols = walls.shape
     col, row = int(math.floor(x / cell_m)), int(math.floor(y / cell_m))
     if not (0 <= col < cols and 0 <= row < rows) or level[row, col] > z:
@@ -110,7 +113,10 @@ def move_circle(
     half its radius, so it can always work its way out; one pushed head-on against a corner
     (a door frame) slides round it, as walkers in games do.
     """
-    solids = tuple(solids)
+    # only solids within reach of every circle tried below can stop it (those tried lie
+    # within 1.7 move lengths of the start); the others are left out of every test
+    reach = r + 2.0 * math.hypot(dx, dy) + 1e-6
+    solids = tuple(s for s in solids if (s[0] - x) ** 2 + (s[1] - y) ** 2 < (s[2] + reach) ** 2)
     if not circle_free(walls, level, cell_m, x, y, r, z, solids):
         r *= 0.5
     x0, y0 = x, y

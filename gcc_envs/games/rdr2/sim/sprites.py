@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import math
 import sys
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -28,8 +28,7 @@ NEAR = 0.15
 _ALPHA_SHIFT = 24 if sys.byteorder == "little" else 0
 
 
-@dataclass(frozen=True)
-class Billboard:
+class Billboard(NamedTuple):  # a named tuple: some are made every frame (walkers, riders)
     x: float
     y: float
     width_m: float
@@ -41,8 +40,7 @@ class Billboard:
     yaw_deg: float | None = None
 
 
-@dataclass(frozen=True)
-class Placement:
+class Placement(NamedTuple):  # a named tuple: one is made per billboard per frame
     """Where a billboard lands: its box in (fractional) pixels and its depth in cells."""
 
     depth: float
@@ -151,13 +149,15 @@ def draw_billboards(
     """Draw ``boards`` into a packed canvas far to near, where nearer than ``depth`` (cells).
 
     ``px_depth`` (H, W), when given, receives the depth of every pixel a billboard covers, so
-    low walls drawn afterwards can stay behind nearer billboards. Returns what was placed.
+    low walls drawn afterwards can stay behind nearer billboards. Returns what was placed in
+    the view's columns.
     """
     placed: list[tuple[Billboard, Placement]] = []
     # project()'s arithmetic, with the camera's terms taken once for every board
     cos_y, sin_y = math.cos(cam.yaw), math.sin(cam.yaw)
     cx0, cy0, proj, max_dist = cam.x, cam.y, cam.proj, cam.max_dist
     mid, horizon, eye = cam.width / 2.0, cam.horizon, cam.eye_m
+    w, ceil = canvas.shape[1], math.ceil
     for bb in boards:
         dx, dy = bb.x - cx0, bb.y - cy0
         d = dx * cos_y + dy * sin_y
@@ -167,6 +167,8 @@ def draw_billboards(
         k = proj / (d * CELL_M)
         cx = mid + proj * lateral / d
         half = bb.width_m * k / 2.0
+        if max(0, ceil(cx - half - 0.5)) >= min(w, ceil(cx + half - 0.5)):
+            continue  # left or right of the view: _draw_one's column range is empty
         bottom = horizon + eye * k
         mirrored = bb.yaw_deg is not None and math.sin(math.radians(bb.yaw_deg) - cam.yaw) < 0
         p = Placement(d, cx - half, cx + half, bottom - bb.height_m * k, bottom, mirrored)
