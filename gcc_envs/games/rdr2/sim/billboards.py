@@ -94,9 +94,11 @@ def world_billboards(state: Any, max_cells: float = 120.0) -> list[Billboard]:
                 horse.x, horse.y, kind, ("horse", owner, _rider_kind(state, rider)), horse.yaw_deg
             )
         )
+    sizes, board, add = art.SIZES, _board, out.append
     for prop in state.props.values():
-        if prop.kind in HIDDEN_PROPS or prop.kind not in art.SIZES:
+        kind = prop.kind
+        if kind in HIDDEN_PROPS or kind not in sizes:
             continue
         used = bool(getattr(prop, "open", False) or getattr(prop, "looted", False))
-        out.append(_board(prop.x, prop.y, prop.kind, ("prop", prop.kind, used)))
+        add(board(prop.x, prop.y, kind, ("prop", kind, used)))
     return out

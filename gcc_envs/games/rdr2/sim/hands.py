@@ -96,13 +96,23 @@ def _flakes(n: int) -> np.ndarray:
     return np.random.default_rng(1899).random((n, 3)).astype(np.float32)
 
 
+@lru_cache(maxsize=4)
+def _flake_terms(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The flakes' terms that do not change with time (float32, as the frame works them)."""
+    f = _flakes(n)
+    out = (f[:, 0].copy(), f[:, 1].copy(), f[:, 2] * 6, 0.08 + 0.1 * f[:, 2])
+    for a in out:
+        a.setflags(write=False)
+    return out
+
+
 def draw_snowfall(frame: np.ndarray, state: Any, fov_deg: float) -> None:
     """Flakes drifting down and sliding sideways as the view turns (deterministic in time)."""
     h, w = frame.shape[:2]
     n = max(8, int(h * w * 0.0004))
-    f = _flakes(n)
-    u = (f[:, 0] - state.player.yaw_deg / fov_deg + 0.05 * np.sin(state.clock + f[:, 2] * 6)) % 1.0
-    v = (f[:, 1] + state.clock * (0.08 + 0.1 * f[:, 2])) % 1.0
+    across, down, phase, fall = _flake_terms(n)
+    u = (across - state.player.yaw_deg / fov_deg + 0.05 * np.sin(state.clock + phase)) % 1.0
+    v = (down + state.clock * fall) % 1.0
     x = (u * w).astype(np.int32)
     y = (v * h).astype(np.int32)
     k = max(1, round(2 * scale(h, w)))

@@ -26,6 +26,7 @@ HORSE_WHITE = (236, 236, 236)
 #: The player's own horse when not ridden (RDR2 shows it on the minimap).
 OWN_HORSE = (250, 140, 30)
 RIM = (24, 20, 16)
+WHITE = (255, 255, 255)
 #: Metres from the minimap's centre to its rim, on foot and mounted.
 VIEW_FOOT_M = 34.0
 VIEW_MOUNTED_M = 48.0
@@ -177,17 +178,10 @@ def draw(frame: np.ndarray, state: Any) -> MapBox:
         shaded = (region.astype(np.uint16) * 3 + patch.astype(np.uint16) * 13) // 16
         np.copyto(region, shaded.astype(np.uint8), where=inside[..., None])
         region[rim] = RIM
-    nu, nv = _clamp_rim(b, *at(float(p.x), float(p.y - 1e6)))
-    text.draw(
-        frame,
-        "N",
-        b.cx - b.r + nu,
-        b.cy - b.r + nv,
-        max(1, round(15 * s)),
-        (255, 255, 255),
-        "mm",
-        bold=True,
-    )
+    north_px = max(1, round(15 * s))
+    if north_px >= text.MIN_PX:  # (smaller text is not drawn)
+        nu, nv = _clamp_rim(b, *at(float(p.x), float(p.y - 1e6)))
+        text.draw(frame, "N", b.cx - b.r + nu, b.cy - b.r + nv, north_px, WHITE, "mm", bold=True)
     return b
 
 
@@ -206,7 +200,12 @@ def _map_patch(state: Any, b: MapBox, offs: np.ndarray) -> np.ndarray:
         compiled(
             patch,
             offs,
-            *(f32(v) for v in (b.m_per_px, p.x, p.y, fx, fy, CELL_M)),
+            f32(b.m_per_px),
+            f32(p.x),
+            f32(p.y),
+            f32(fx),
+            f32(fy),
+            f32(CELL_M),
             walls,
             ground,
             gpal,

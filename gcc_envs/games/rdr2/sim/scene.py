@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import numpy as np
 
@@ -41,12 +41,12 @@ class Camera:
     #: Fog distance scale (metres): fog reaches 63 % at this distance.
     fog_m: float = 80.0
 
-    @property
+    @cached_property  # (a frame asks each of these several times)
     def proj(self) -> float:
         """Focal length in pixels (square pixels: the same vertically)."""
         return (self.width / 2.0) / math.tan(self.fov / 2.0)
 
-    @property
+    @cached_property
     def horizon(self) -> float:
         """Row of the horizon; looking up (positive pitch) moves it down."""
         return self.height / 2.0 + math.tan(self.pitch) * self.proj
@@ -58,7 +58,7 @@ class Camera:
         """Baked fog level (int) for distances in cells."""
         return fog_level(dist_cells, self.fog_m)
 
-    @property
+    @cached_property
     def max_dist(self) -> float:
         """Cells beyond which everything is fog."""
         return 4.0 * self.fog_m / CELL_M

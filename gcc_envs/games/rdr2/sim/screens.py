@@ -206,8 +206,11 @@ def draw_pause_menu(out: np.ndarray, state: Any) -> np.ndarray:
 def pause_mix(state: Any) -> float:
     """How far the pause menu has faded in: 0 running, 1 paused, between while animating."""
     pause = state.ui.pause
+    phase = pause.phase
+    if phase == "running":  # (every frame)
+        return 0.0
     t = max(0.0, min(1.0, pause.anim_left / PAUSE_ANIMATION_S))
-    return {"running": 0.0, "paused": 1.0, "pausing": 1.0 - t, "resuming": t}.get(pause.phase, 0.0)
+    return {"paused": 1.0, "pausing": 1.0 - t, "resuming": t}.get(phase, 0.0)
 
 
 def draw_shop(frame: np.ndarray, state: Any) -> None:
