@@ -164,3 +164,29 @@ def test_clear_cells_are_decided_as_the_python_distances_decide_them():
     assert True in got and False in got
     assert _clear_of([], pts, 3.0, segs, 2.5) == []
     assert _clear_of(cands[:3], [], 3.0, [], 2.5) == [True, True, True]
+
+
+def test_clearance_at_least_answers_as_the_whole_clearance_compares():
+    """Route segments' room is asked with an early stop; on a real region, for thresholds at
+    and around every value a clearance takes (the wall steps 0.3, 0.6, 0.6 + 0.3, 1.2; crates'
+    distances), the answer is the comparison of the whole clearance."""
+    import numpy as np
+
+    from gcc_envs.games.rdr2.sim.ground import Ground
+
+    data = load_data()
+    ground = Ground(data.regions[data.missions["mission1"].region])
+    rows, cols = ground.rows, ground.cols
+    rng = np.random.default_rng(9)
+    solids = [tuple(map(float, p)) for p in rng.uniform(0, 2 * min(rows, cols), (6, 2))]
+    answers = set()
+    for _ in range(300):
+        a = (float(rng.uniform(0, cols * 2)), float(rng.uniform(0, rows * 2)))
+        b = (a[0] + float(rng.normal(0, 4)), a[1] + float(rng.normal(0, 4)))
+        full = ground.clearance(a, b, solids)
+        for t in (full, full - 1e-9, full + 1e-9, 0.0, -1e-9, 0.3, 0.6, 0.6 + 0.3, 0.9, 1.2, 3.0):
+            got = ground.clearance_at_least(a, b, solids, t)
+            assert got == (full >= t), (a, b, t, full)
+            answers.add(got)
+        assert ground.clearance_at_least(a, b, solids, float("nan")) is False
+    assert answers == {True, False}

@@ -102,6 +102,29 @@ class Ground:
         props = min((geo.segment_point_distance(*a, *b, *c) - 0.6 for c in solids), default=3.0)
         return max(0.0, min(walls, props, 3.0))
 
+    def clearance_at_least(self, a: Point, b: Point, solids: list[Point], t: float) -> bool:
+        """``self.clearance(a, b, solids) >= t``, looking only as far as that needs."""
+        if t != t or t > 3.0:
+            return False
+        if t <= 0.0:
+            return True  # a clearance is never below 0
+        d = geo.dist(*a, *b) or 1.0
+        ux, uy = -(b[1] - a[1]) / d, (b[0] - a[0]) / d
+        walls = 0.0
+        for off in (0.0, 0.3, 0.6, 0.9):
+            if walls >= t:
+                break  # the walls' room only grows from here
+            sides = (off,) if off == 0.0 else (-off, off)  # -0.0 is the segment itself again
+            if not all(
+                self.clear((a[0] + k * ux, a[1] + k * uy), (b[0] + k * ux, b[1] + k * uy))
+                for k in sides
+            ):
+                break
+            walls = off + 0.3
+        if not walls >= t:
+            return False
+        return all(geo.segment_point_distance(*a, *b, *c) - 0.6 >= t for c in solids)
+
     def cells(self, rect: Rect) -> Iterator[tuple[int, int]]:
         x0, y0, x1, y1 = rect
         for r in range(max(y0, 0), min(y1, self.rows)):

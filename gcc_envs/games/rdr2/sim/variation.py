@@ -188,27 +188,34 @@ def _jitter(
     # a route segment keeps the room to walk along it that it had (up to NEEDED_M): where a
     # move put it through a wall or against a crate, its ends go back (jitter, then slots)
     solids = [p.at[:2] for p in md.props if p.solid]
-    memo = ground.clearances(tuple(solids))
+    memo = ground.clearances(tuple(solids))  # the routes' own segments: kept across episodes
+    enough: dict[tuple[Point, Point, float], bool] = {}
 
-    def clearance(a: Point, b: Point) -> float:  # a pure function of the ends: asked once
+    def needed(a: Point, b: Point) -> float:  # a pure function of the ends: asked once
         got = memo.get((a, b))
         if got is None:
             got = memo[a, b] = ground.clearance(a, b, solids)
+        return min(got, NEEDED_M) - 1e-9
+
+    def keeps(a: Point, b: Point, t: float) -> bool:  # clearance(a, b) >= t, asked once
+        got = enough.get((a, b, t))
+        if got is None:
+            got = enough[a, b, t] = ground.clearance_at_least(a, b, solids, t)
         return got
 
+    segments = [
+        (a, b, _key(a), _key(b)) for path in md.paths.values() for a, b in zip(path, path[1:])
+    ]
     for _ in range(8):
         changed = False
-        for path in md.paths.values():
-            for a, b in zip(path, path[1:]):
-                ka, kb = _key(a), _key(b)
-                had = min(clearance(a, b), NEEDED_M)
-                if clearance(moved[ka], moved[kb]) >= had - 1e-9:
-                    continue
-                for k in (ka, kb):
-                    # a drawn slot or group offset is kept; a jitter goes back first
-                    back = start[k] if moved[k] != start[k] or k in base else points[k]
-                    if moved[k] != back:
-                        moved[k], changed = back, True
+        for a, b, ka, kb in segments:
+            if keeps(moved[ka], moved[kb], needed(a, b)):
+                continue
+            for k in (ka, kb):
+                # a drawn slot or group offset is kept; a jitter goes back first
+                back = start[k] if moved[k] != start[k] or k in base else points[k]
+                if moved[k] != back:
+                    moved[k], changed = back, True
         if not changed:
             break
     return moved
