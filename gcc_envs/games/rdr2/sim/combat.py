@@ -131,8 +131,12 @@ def melee(state: WorldState) -> bool:
 
 def step_guns(state: WorldState, dt: float) -> None:
     p = state.player
-    p.gun_cooldown = max(0.0, p.gun_cooldown - dt)
-    p.punch_cooldown = max(0.0, p.punch_cooldown - dt)
+    if p.gun_cooldown != 0.0:  # max(0.0, v - dt), left alone at 0 (every tick)
+        v = p.gun_cooldown - dt
+        p.gun_cooldown = v if v > 0.0 else 0.0
+    if p.punch_cooldown != 0.0:
+        v = p.punch_cooldown - dt
+        p.punch_cooldown = v if v > 0.0 else 0.0
     if p.reload_left > 0:
         p.reload_left -= dt
         if p.reload_left <= 0:

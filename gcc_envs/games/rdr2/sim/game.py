@@ -387,10 +387,14 @@ class RDR2Sim:
         else:
             p.moving = False
             s.ui.loot_progress = None
-        p.jump_left = max(0.0, p.jump_left - dt)
+        if p.jump_left != 0.0:  # max(0.0, v - dt), left alone at 0 (as are flinches)
+            v = p.jump_left - dt
+            p.jump_left = v if v > 0.0 else 0.0
         combat.step_guns(s, dt)
         for npc in s.npcs.values():
-            npc.flinch = max(0.0, npc.flinch - dt)
+            if npc.flinch != 0.0:
+                v = npc.flinch - dt
+                npc.flinch = v if v > 0.0 else 0.0
             if npc.kind == "enemy":
                 combat.step_enemy(s, npc, dt, self._rng)
             elif npc.kind == "wolf":

@@ -118,9 +118,16 @@ def regen(state: WorldState, dt: float) -> None:
 
 def fade_ui(state: WorldState, dt: float) -> None:
     ui = state.ui
-    ui.damage_flash = max(0.0, ui.damage_flash - 2.0 * dt)
-    ui.muzzle_flash = max(0.0, ui.muzzle_flash - 8.0 * dt)
-    ui.hit_marker = max(0.0, ui.hit_marker - 3.0 * dt)
+    # max(0.0, v - k * dt), left alone at 0 (every tick, and mostly 0)
+    if ui.damage_flash != 0.0:
+        v = ui.damage_flash - 2.0 * dt
+        ui.damage_flash = v if v > 0.0 else 0.0
+    if ui.muzzle_flash != 0.0:
+        v = ui.muzzle_flash - 8.0 * dt
+        ui.muzzle_flash = v if v > 0.0 else 0.0
+    if ui.hit_marker != 0.0:
+        v = ui.hit_marker - 3.0 * dt
+        ui.hit_marker = v if v > 0.0 else 0.0
     if ui.tutorial is not None and state.clock - ui.tutorial.shown_at > 10.0:
         ui.tutorial = None
     if ui.subtitle and state.clock - ui.subtitle_at > SUBTITLE_S:
