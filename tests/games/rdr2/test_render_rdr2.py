@@ -176,3 +176,31 @@ def test_characters_are_told_apart_by_their_colours():
     for i, a in enumerate(kinds):
         for b in kinds[i + 1 :]:
             assert np.abs(looks[a] - looks[b]).sum() > 40, (a, b)
+
+
+def test_the_sky_skips_only_ridges_it_could_not_show(monkeypatch):
+    """The ridge is left out when even its highest possible top lies below the sky; the
+    canvas is the one the full ridge test paints, for views from far down to far up."""
+    from gcc_envs.games.rdr2.sim import sky
+
+    turns = np.linspace(0.0, 2.0 * math.pi, 20001, dtype=np.float32)
+    assert float(sky.ridge_elevation(turns).max()) < sky.RIDGE_MAX_ELEVATION
+    colors = sky.sky_colors(12.0, False)
+    rng = np.random.default_rng(4)
+    skipped = drawn = 0
+    for _ in range(300):
+        h, w = (int(v) for v in rng.choice([84, 96, 160, 720], 2))
+        horizon = float(rng.uniform(-0.2 * h, 1.3 * h))
+        proj, yaw = w / 2.0 / math.tan(math.radians(35.0)), float(rng.uniform(0, 2 * math.pi))
+        fast = np.zeros((h, w), np.uint32)
+        sky.paint_sky(fast, horizon, proj, yaw, math.radians(70.0), colors)
+        with monkeypatch.context() as m:
+            m.setattr(sky, "RIDGE_MAX_ELEVATION", 1.5)  # never skips
+            full = np.zeros((h, w), np.uint32)
+            sky.paint_sky(full, horizon, proj, yaw, math.radians(70.0), colors)
+        np.testing.assert_array_equal(fast, full)
+        r_sky = min(h, max(0, math.ceil(horizon) + 1))
+        if r_sky:
+            skipped += math.floor(horizon - math.tan(0.1225) * proj) >= r_sky
+            drawn += math.floor(horizon - math.tan(0.1225) * proj) < r_sky
+    assert skipped > 20 and drawn > 20

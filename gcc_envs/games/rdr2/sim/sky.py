@@ -69,6 +69,11 @@ def _sky_colors(hour: float, snow: bool) -> SkyColors:
     return SkyColors(zenith, horizon, fog, ridge, _scale((236, 240, 246), k), round(k * 20) / 20)
 
 
+#: Above any elevation :func:`ridge_elevation` gives (0.055 + 0.035 + 0.022 + 0.010 = 0.122
+#: radians at most, with room for float32 rounding).
+RIDGE_MAX_ELEVATION = 0.1225
+
+
 def ridge_elevation(angle: np.ndarray) -> np.ndarray:
     """Elevation (radians) of the mountain ridge seen along world heading ``angle`` (periodic)."""
     a = np.asarray(angle, np.float32)
@@ -90,6 +95,8 @@ def paint_sky(
         return
     ys, rows = _gradient(r_sky, horizon, proj, c.horizon, c.zenith)
     canvas[:r_sky] = rows[:, None]
+    if math.floor(horizon - math.tan(RIDGE_MAX_ELEVATION) * proj) >= r_sky:
+        return  # the ridge's top lies below the sky, wherever the view turns (as r0 finds)
     heading = yaw + _column_turns(w, fov)
     top = horizon - np.tan(ridge_elevation(heading)) * proj  # (W,)
     r0 = max(0, int(math.floor(top.min())))
