@@ -149,15 +149,16 @@ def draw_billboards(
     """Draw ``boards`` into a packed canvas far to near, where nearer than ``depth`` (cells).
 
     ``px_depth`` (H, W), when given, receives the depth of every pixel a billboard covers, so
-    low walls drawn afterwards can stay behind nearer billboards. Returns what was placed in
-    the view's columns.
+    low walls drawn afterwards can stay behind nearer billboards. Returns what was placed
+    within the view.
     """
     placed: list[tuple[Billboard, Placement]] = []
     # project()'s arithmetic, with the camera's terms taken once for every board
     cos_y, sin_y = math.cos(cam.yaw), math.sin(cam.yaw)
     cx0, cy0, proj, max_dist = cam.x, cam.y, cam.proj, cam.max_dist
     mid, horizon, eye = cam.width / 2.0, cam.horizon, cam.eye_m
-    w, ceil = canvas.shape[1], math.ceil
+    h, w = canvas.shape[:2]
+    ceil = math.ceil
     for bb in boards:
         dx, dy = bb.x - cx0, bb.y - cy0
         d = dx * cos_y + dy * sin_y
@@ -170,8 +171,11 @@ def draw_billboards(
         if max(0, ceil(cx - half - 0.5)) >= min(w, ceil(cx + half - 0.5)):
             continue  # left or right of the view: _draw_one's column range is empty
         bottom = horizon + eye * k
+        top = bottom - bb.height_m * k
+        if max(0, ceil(top - 0.5)) >= min(h, ceil(bottom - 0.5)):
+            continue  # above or below the view (the view pitched far up or down): no rows
         mirrored = bb.yaw_deg is not None and math.sin(math.radians(bb.yaw_deg) - cam.yaw) < 0
-        p = Placement(d, cx - half, cx + half, bottom - bb.height_m * k, bottom, mirrored)
+        p = Placement(d, cx - half, cx + half, top, bottom, mirrored)
         placed.append((bb, p))
     placed.sort(key=lambda bp: -bp[1].depth)
     for bb, p in placed:
