@@ -16,7 +16,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from gcc_envs.games.rdr2.sim import text
+from gcc_envs.games.rdr2.sim import stamps, text
 from gcc_envs.games.rdr2.sim.minimap import MapBox
 from gcc_envs.games.rdr2.sim.state import GUNS
 
@@ -145,10 +145,9 @@ def draw_cores(frame: np.ndarray, state: Any, b: MapBox, s: float) -> None:
         ]
     ):
         cx = b.cx - b.r + r + i * (2 * r + px(8, s))
-        cv2.circle(frame, (cx, cy), r, (20, 20, 20), -1, cv2.LINE_AA)
         inner = max(1, round((r - 2) * math.sqrt(max(0.0, min(1.0, frac)))))
-        cv2.circle(frame, (cx, cy), inner, color, -1, cv2.LINE_AA)
-        cv2.circle(frame, (cx, cy), r, (200, 200, 200), max(1, px(2, s)), cv2.LINE_AA)
+        rings = ((r, (20, 20, 20), -1), (inner, color, -1), (r, (200, 200, 200), max(1, px(2, s))))
+        stamps.circle_stack(frame, cx, cy, rings)
 
 
 def draw_top_right(frame: np.ndarray, state: Any, s: float) -> None:

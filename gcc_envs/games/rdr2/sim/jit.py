@@ -421,7 +421,19 @@ def circle_cells_free(
     return True
 
 
+def _stamp(
+    img: np.ndarray, y0: int, x0: int, dy: np.ndarray, dx: np.ndarray, lut: np.ndarray
+) -> None:
+    """``stamps.apply``: each touched channel through its table."""
+    for i in range(dy.shape[0]):
+        y = y0 + dy[i]
+        x = x0 + dx[i]
+        for c in range(3):
+            img[y, x, c] = lut[i, c, img[y, x, c]]
+
+
 _PYTHON: dict[str, Callable[..., Any]] = {
+    "stamp": _stamp,
     "circle_cells_free": circle_cells_free,
     "low_heights": _low_heights,
     "wall_columns": _wall_columns,
