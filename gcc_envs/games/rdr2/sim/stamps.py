@@ -73,11 +73,11 @@ def circles(shapes: tuple[Circle, ...]) -> Stamp | None:
 
 def apply(img: np.ndarray, x: int, y: int, stamp: Stamp | None) -> bool:
     """Replay ``stamp`` with its anchor at pixel (x, y) of an (H, W, 3) uint8 image; False
-    (nothing drawn) when it is missing or would not lie wholly inside, one pixel clear."""
+    (nothing drawn) when it is missing or would not lie wholly inside."""
     if stamp is None:
         return False
     h, w = img.shape[:2]
-    k = stamp.reach + 1
+    k = stamp.reach
     if not (k <= x < w - k and k <= y < h - k):
         return False
     kernel = jit.kernel("stamp")
