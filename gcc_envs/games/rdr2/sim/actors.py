@@ -64,7 +64,7 @@ def path_done(npc: NPC) -> bool:
 
 
 def set_path(npc: NPC, points: tuple[tuple[float, float], ...] | list[tuple[float, float]]) -> None:
-    npc.path = list(points)
+    npc.path = tuple(points)  # the mission's own tuple, shared: its terms are kept once
     npc.path_index = 0
 
 

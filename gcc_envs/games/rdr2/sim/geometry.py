@@ -191,6 +191,15 @@ def _length(pts: tuple[tuple[float, float], ...]) -> float:
     return sum(dist(*a, *b) for a, b in zip(pts, pts[1:]))
 
 
+def path_share(points: Iterable[tuple[float, float]], x: float, y: float) -> float:
+    """``path_progress / polyline_length`` (0 for a polyline of no length)."""
+    entry = _path_terms(points)
+    if entry is None:
+        length = polyline_length(points)
+        return path_progress(points, x, y) / length if length > 0 else 0.0
+    return _answer(entry, x, y) / entry.length if entry.length > 0 else 0.0
+
+
 def path_progress(points: Iterable[tuple[float, float]], x: float, y: float) -> float:
     """Arc length along the polyline of the point on it closest to (x, y).
 
@@ -200,6 +209,10 @@ def path_progress(points: Iterable[tuple[float, float]], x: float, y: float) -> 
     entry = _path_terms(points)
     if entry is None:  # unhashable points (lists, arrays): the same terms, not kept
         return _progress(_segments.__wrapped__(tuple(points)), x, y)
+    return _answer(entry, x, y)
+
+
+def _answer(entry: _PathTerms, x: float, y: float) -> float:
     answers = entry.answers
     got = answers.get((x, y))
     if got is None:
@@ -246,8 +259,9 @@ _PATHS_KEPT, _ANSWERS_KEPT = 64, 16
 def _path_terms(points: Iterable[tuple[float, float]]) -> _PathTerms | None:
     """The kept terms of a list or tuple of hashable points (None for anything else)."""
     entry = _PATHS.get(id(points))
-    if entry is not None and entry.points is points and entry.copy == points:
-        return entry
+    if entry is not None and entry.points is points:
+        if type(points) is tuple or entry.copy == points:  # a tuple of points cannot change
+            return entry
     if type(points) is not list and type(points) is not tuple:
         return None
     key = tuple(points)

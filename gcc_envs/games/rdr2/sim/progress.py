@@ -22,8 +22,7 @@ def _along(
     points: list[tuple[float, float]] | tuple[tuple[float, float], ...], x: float, y: float
 ) -> float:
     """Share of a polyline covered by the point on it nearest to (x, y)."""
-    length = geo.polyline_length(points)
-    return geo.path_progress(points, x, y) / length if length > 0 else 0.0
+    return geo.path_share(points, x, y)
 
 
 def _dead(kind: str) -> Callable[[WorldState, GameData, CheckpointSpec], float]:

@@ -270,7 +270,7 @@ class NPC:
     state: str = "idle"
     hostile: bool = False
     #: Waypoints (metres) the NPC follows, and the index of the next one.
-    path: list[tuple[float, float]] = field(default_factory=list)
+    path: tuple[tuple[float, float], ...] = ()
     path_index: int = 0
     #: Horse id ridden, or None.
     mounted: str | None = None
