@@ -434,18 +434,19 @@ class RDR2Sim:
         ms = s.mission
         if ms.failure is not None or ms.passed:
             return
-        due = missions.tutorial_due(s, data)
+        cp = missions.spec(s, data)  # the same checkpoint for every question below
+        due = missions.tutorial_at(s, cp)
         if due is not None:
             missions.show_tutorial(s, data, due)
-        reason = missions.failure(s, data)
+        reason = missions.failure_at(s, data, cp)
         if reason is not None:
             ms.failure = reason
             s.ui.overlay.kind, s.ui.overlay.text = "mission_failed", f"Mission failed: {reason}"
             s.ui.overlay.since = s.clock
             return
-        missions.update_objective(s, data)
-        if not missions.checkpoint_done(s, data):
-            progress.update(s, data)
+        missions.objective_at(s, cp)
+        if not missions.done_at(s, data, cp):
+            progress.update_at(s, data, cp)
             return
         nxt = ms.index + 1
         if ms.single or nxt >= len(ms.checkpoints):

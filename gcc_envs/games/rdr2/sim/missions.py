@@ -233,7 +233,11 @@ DONE: dict[str, Callable[[WorldState, GameData], bool]] = {
 
 
 def checkpoint_done(state: WorldState, data: GameData) -> bool:
-    cp = spec(state, data)
+    return done_at(state, data, spec(state, data))
+
+
+def done_at(state: WorldState, data: GameData, cp: CheckpointSpec | None) -> bool:
+    """:func:`checkpoint_done` with the current checkpoint ``cp`` already looked up."""
     return cp is not None and DONE[cp.name](state, data)
 
 
@@ -242,9 +246,13 @@ def checkpoint_done(state: WorldState, data: GameData) -> bool:
 
 def failure(state: WorldState, data: GameData) -> str | None:
     """The failure scenario that holds now, or None: harm first, then abandonment."""
+    return failure_at(state, data, spec(state, data))
+
+
+def failure_at(state: WorldState, data: GameData, cp: CheckpointSpec | None) -> str | None:
+    """:func:`failure` with the current checkpoint ``cp`` already looked up."""
     if not state.player.alive:
         return "you died"
-    cp = spec(state, data)
     if cp is not None and cp.time_limit_s is not None:
         if state.clock - state.mission.started_at > cp.time_limit_s:
             return cp.time_up
@@ -318,7 +326,11 @@ def _abandonment(state: WorldState, data: GameData, cp: CheckpointSpec | None) -
 
 def tutorial_due(state: WorldState, data: GameData) -> str | None:
     """The current checkpoint's tutorial id when its trigger holds and it has not shown yet."""
-    cp = spec(state, data)
+    return tutorial_at(state, spec(state, data))
+
+
+def tutorial_at(state: WorldState, cp: CheckpointSpec | None) -> str | None:
+    """:func:`tutorial_due` with the current checkpoint ``cp`` already looked up."""
     if cp is None or cp.tutorial is None or cp.tutorial in state.ui.tutorials_seen:
         return None
     if cp.tutorial_delay is not None:
@@ -345,7 +357,11 @@ COUNTED = {"search_house": "supplies", "buy_supplies": "bought_supplies"}
 
 def update_objective(state: WorldState, data: GameData) -> None:
     """Append ``(n/need)`` to objectives that count things."""
-    cp = spec(state, data)
+    objective_at(state, spec(state, data))
+
+
+def objective_at(state: WorldState, cp: CheckpointSpec | None) -> None:
+    """:func:`update_objective` with the current checkpoint ``cp`` already looked up."""
     if cp is None or cp.name not in COUNTED:
         return
     have = min(int(state.mission.counters.get(COUNTED[cp.name], 0)), cp.need)

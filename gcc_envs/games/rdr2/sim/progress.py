@@ -102,9 +102,16 @@ def update(state: WorldState, data: GameData) -> None:
     """Raise ``state.mission.partial`` to the current checkpoint's credit, if higher."""
     ms = state.mission
     md = data.missions[ms.name]
-    if ms.passed or ms.index >= len(md.checkpoints):
+    if ms.index < len(md.checkpoints):
+        update_at(state, data, md.checkpoints[ms.index])
+
+
+def update_at(state: WorldState, data: GameData, cp: CheckpointSpec | None) -> None:
+    """:func:`update` with the current checkpoint ``cp`` already looked up (None: past the
+    last one)."""
+    ms = state.mission
+    if ms.passed or cp is None:
         return
-    cp = md.checkpoints[ms.index]
     fn = PARTIAL.get(cp.name)
     if fn is None:
         return
