@@ -32,12 +32,17 @@ def _cast_rays(
     u: np.ndarray,
 ) -> None:
     """The DDA of :func:`raycast.cast`, one ray at a time; fills the five output arrays
-    (``u``: where along the face each ray hit, 0 for a miss)."""
+    (a miss: ``dist`` inf, ``col`` and ``row`` -1, ``side`` and ``u`` 0)."""
     rows, cols = stops.shape
     fx = math.floor(x)
     fy = math.floor(y)
     inf = np.inf
     for i in range(rx.shape[0]):
+        dist[i] = inf
+        col[i] = -1
+        row[i] = -1
+        side[i] = 0
+        u[i] = 0.0
         ax = rx[i]
         ay = ry[i]
         ddx = inf if ax == 0.0 else abs(1.0 / ax)

@@ -10,16 +10,15 @@ fisheye bulge.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
 from gcc_envs.games.rdr2.sim import jit
 
 
-@dataclass(frozen=True)
-class Rays:
+class Rays(NamedTuple):  # named tuples: made every frame
     """Camera rays of one frame: ``(x, y)`` components per column, plus the view basis."""
 
     x: np.ndarray
@@ -28,8 +27,7 @@ class Rays:
     plane: tuple[float, float]
 
 
-@dataclass(frozen=True)
-class Hits:
+class Hits(NamedTuple):
     """First blocking cell along each ray.
 
     ``dist`` is the perpendicular distance (``inf`` where the ray left the map or went past
@@ -92,15 +90,13 @@ def cast(
         limit = np.full(n, float(max_dist))
     else:
         limit = np.broadcast_to(np.asarray(max_dist, np.float64), (n,))
-    dist = np.full(n, np.inf)
-    hit_col = np.full(n, -1, np.int32)
-    hit_row = np.full(n, -1, np.int32)
-    side = np.zeros(n, np.int8)
     rx = np.asarray(ray_x, np.float64)
     ry = np.asarray(ray_y, np.float64)
     compiled = jit.kernel("cast_rays")
-    if compiled is not None:
-        u = np.zeros(n)
+    if compiled is not None:  # the kernel fills every ray's entries, misses included
+        dist, u = np.empty(n), np.empty(n)
+        hit_col, hit_row = np.empty(n, np.int32), np.empty(n, np.int32)
+        side = np.empty(n, np.int8)
         compiled(
             np.ascontiguousarray(stops, np.bool_),
             float(x),
@@ -115,6 +111,10 @@ def cast(
             u,
         )
         return Hits(dist, hit_col, hit_row, side, u)
+    dist = np.full(n, np.inf)
+    hit_col = np.full(n, -1, np.int32)
+    hit_row = np.full(n, -1, np.int32)
+    side = np.zeros(n, np.int8)
     _cast_numpy(stops, x, y, rx, ry, limit, dist, hit_col, hit_row, side)
     found = np.isfinite(dist)
     safe = np.where(found, dist, 0.0)

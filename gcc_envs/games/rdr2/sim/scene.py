@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
@@ -70,8 +71,7 @@ def fog_level(dist_cells: np.ndarray, fog_m: float) -> np.ndarray:
     return np.minimum((f * tx.FOG_LEVELS).astype(np.int32), tx.FOG_LEVELS - 1)
 
 
-@dataclass(frozen=True)
-class Walls:
+class Walls(NamedTuple):  # a named tuple: made every frame
     """What the caster found: opaque walls (depth buffer) and the low walls in front of them."""
 
     depth: np.ndarray  # (W,) cells, inf where only sky
