@@ -42,8 +42,11 @@ def step_companion(state: WorldState, npc: NPC, dt: float) -> None:
         if npc.patience <= 0:
             state.ui.subtitle = f"{npc.kind.capitalize()}: We ain't waiting all day, Arthur."
             state.ui.subtitle_at = state.clock
-        _face_player(state, npc)
-        _carry_horse(state, npc)
+        dx, dy = p.x - npc.x, p.y - npc.y  # _face_player, inline (every tick of a wait)
+        if math.hypot(dx, dy) > 0.1:
+            npc.yaw_deg = float(math.degrees(math.atan2(dy, dx)) % 360.0)  # geo.heading
+        if npc.mounted:
+            _carry_horse(state, npc)
         return
     speed = RIDE_SPEED if npc.mounted else WALK_SPEED
     d = geo.dist(npc.x, npc.y, tx, ty)

@@ -117,8 +117,9 @@ def draw_snowfall(frame: np.ndarray, state: Any, fov_deg: float) -> None:
     y = (v * h).astype(np.int32)
     k = max(1, round(2 * scale(h, w)))
     for dx in range(k):
+        cols = np.minimum(x + dx if dx else x, w - 1)
         for dy in range(k):
-            frame[np.minimum(y + dy, h - 1), np.minimum(x + dx, w - 1)] = (244, 246, 250)
+            frame[np.minimum(y + dy if dy else y, h - 1), cols] = (244, 246, 250)
 
 
 def draw(frame: np.ndarray, state: Any, fov_deg: float) -> None:
