@@ -35,6 +35,7 @@ def scale(height: int, width: int) -> float:
     return min(height / 720.0, width / 1280.0)
 
 
+@lru_cache(maxsize=1024)  # a frame asks for a few dozen sizes, the same every frame
 def px(base: float, s: float) -> int:
     return max(1, round(base * s))
 
