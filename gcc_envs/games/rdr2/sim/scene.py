@@ -11,8 +11,8 @@ the camera and ``z`` metres above the eye lands on row ``horizon - z / CELL_M * 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
@@ -41,16 +41,18 @@ class Camera:
     height: int
     #: Fog distance scale (metres): fog reaches 63 % at this distance.
     fog_m: float = 80.0
+    #: Focal length in pixels (square pixels: the same vertically).
+    proj: float = field(init=False)
+    #: Row of the horizon; looking up (positive pitch) moves it down.
+    horizon: float = field(init=False)
+    #: Cells beyond which everything is fog.
+    max_dist: float = field(init=False)
 
-    @cached_property  # (a frame asks each of these several times)
-    def proj(self) -> float:
-        """Focal length in pixels (square pixels: the same vertically)."""
-        return (self.width / 2.0) / math.tan(self.fov / 2.0)
-
-    @cached_property
-    def horizon(self) -> float:
-        """Row of the horizon; looking up (positive pitch) moves it down."""
-        return self.height / 2.0 + math.tan(self.pitch) * self.proj
+    def __post_init__(self) -> None:  # worked out once: a frame asks for each many times
+        proj = (self.width / 2.0) / math.tan(self.fov / 2.0)
+        object.__setattr__(self, "proj", proj)
+        object.__setattr__(self, "horizon", self.height / 2.0 + math.tan(self.pitch) * proj)
+        object.__setattr__(self, "max_dist", 4.0 * self.fog_m / CELL_M)
 
     def rays(self) -> Rays:
         return camera_rays(self.yaw, self.fov, self.width)
@@ -58,11 +60,6 @@ class Camera:
     def fog_level(self, dist_cells: np.ndarray) -> np.ndarray:
         """Baked fog level (int) for distances in cells."""
         return fog_level(dist_cells, self.fog_m)
-
-    @cached_property
-    def max_dist(self) -> float:
-        """Cells beyond which everything is fog."""
-        return 4.0 * self.fog_m / CELL_M
 
 
 def fog_level(dist_cells: np.ndarray, fog_m: float) -> np.ndarray:
