@@ -231,20 +231,22 @@ def _billboard(
 def _minimap_patch(
     patch: np.ndarray,
     offs: np.ndarray,
-    m_per_px: np.float32,
-    px: np.float32,
-    py: np.float32,
-    fx: np.float32,
-    fy: np.float32,
-    cell_m: np.float32,
+    m_per_px: float,
+    px: float,
+    py: float,
+    fx: float,
+    fy: float,
+    cell_m: float,
     walls: np.ndarray,
     ground: np.ndarray,
     gpal: np.ndarray,
     wpal: np.ndarray,
 ) -> None:
     """The map under ``minimap.draw``'s disc: float32 world positions of every pixel as numpy
-    computes them, the wall's colour where a wall stands, the ground's elsewhere, dark
-    outside the grid."""
+    computes them (the six terms taken to float32 first, as numpy takes Python floats), the
+    wall's colour where a wall stands, the ground's elsewhere, dark outside the grid."""
+    m_per_px, px, py = np.float32(m_per_px), np.float32(px), np.float32(py)
+    fx, fy, cell_m = np.float32(fx), np.float32(fy), np.float32(cell_m)
     rows, cols = walls.shape
     n = patch.shape[0]
     for i in range(n):

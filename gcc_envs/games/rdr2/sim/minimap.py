@@ -196,16 +196,15 @@ def _map_patch(state: Any, b: MapBox, offs: np.ndarray) -> np.ndarray:
     if compiled is not None and type(p.x) is float and type(p.y) is float:
         # float32 throughout, as numpy takes Python floats into float32 arrays
         patch = np.empty((*offs.shape[1:], 3), np.uint8)
-        f32 = np.float32
         compiled(
             patch,
             offs,
-            f32(b.m_per_px),
-            f32(p.x),
-            f32(p.y),
-            f32(fx),
-            f32(fy),
-            f32(CELL_M),
+            float(b.m_per_px),
+            p.x,
+            p.y,
+            fx,
+            fy,
+            float(CELL_M),
             walls,
             ground,
             gpal,
