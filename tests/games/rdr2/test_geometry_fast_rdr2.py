@@ -132,3 +132,17 @@ def test_path_progress_settles_near_ties_as_the_plain_sums_do():
         assert geo.path_progress(list(square), x, y) == want, (x, y)
     assert geo.path_progress(list(square), 5.0, 5.0) == 5.0  # y = 0 is the first of three
     assert geo.path_progress([(3.0, 4.0)], 1.0, 1.0) == 0.0  # one point: no segment
+
+
+def test_behind_on_path_compares_the_two_progresses():
+    rng = np.random.default_rng(7)
+    seen = set()
+    for _ in range(300):
+        pts = tuple(tuple(float(v) for v in p) for p in rng.uniform(0, 50, (6, 2)))
+        a = tuple(float(v) for v in rng.uniform(-5, 55, 2))
+        b = tuple(float(v) for v in rng.uniform(-5, 55, 2))
+        want = _progress_reference(pts, *a) < _progress_reference(pts, *b)
+        assert geo.behind_on_path(pts, *a, *b) is want
+        assert geo.behind_on_path([list(p) for p in pts], *a, *b) is want  # unhashable
+        seen.add(want)
+    assert seen == {True, False}

@@ -35,7 +35,7 @@ def step_companion(state: WorldState, npc: NPC, dt: float) -> None:
     if (  # the cheap tests first: the path's two projections only when they matter
         math.hypot(npc.x - p.x, npc.y - p.y) > WAIT_M  # player_dist
         and npc.patience > 0
-        and geo.path_progress(npc.path, p.x, p.y) < geo.path_progress(npc.path, npc.x, npc.y)
+        and geo.behind_on_path(npc.path, p.x, p.y, npc.x, npc.y)
     ):
         npc.state = "wait"
         npc.patience -= dt

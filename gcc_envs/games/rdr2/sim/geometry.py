@@ -200,6 +200,17 @@ def path_share(points: Iterable[tuple[float, float]], x: float, y: float) -> flo
     return _answer(entry, x, y) / entry.length if entry.length > 0 else 0.0
 
 
+def behind_on_path(
+    points: Iterable[tuple[float, float]], ax: float, ay: float, bx: float, by: float
+) -> bool:
+    """Whether A's :func:`path_progress` along the polyline is less than B's (one lookup of
+    the polyline's kept terms for both)."""
+    entry = _path_terms(points)
+    if entry is None:
+        return path_progress(points, ax, ay) < path_progress(points, bx, by)
+    return _answer(entry, ax, ay) < _answer(entry, bx, by)
+
+
 def path_progress(points: Iterable[tuple[float, float]], x: float, y: float) -> float:
     """Arc length along the polyline of the point on it closest to (x, y).
 

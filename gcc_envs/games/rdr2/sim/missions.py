@@ -290,7 +290,7 @@ def _harm(state: WorldState) -> str | None:
 
 
 def _abandonment(state: WorldState, data: GameData, cp: CheckpointSpec | None) -> str | None:
-    md = mission(state, data)
+    md = data.missions[state.mission.name]  # mission(), inline (every tick)
     current = cp.name if cp is not None else ""
     p = state.player
     px, py = p.x, p.y
