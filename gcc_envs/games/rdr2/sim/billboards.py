@@ -47,12 +47,19 @@ def tree_billboards(
     walls: np.ndarray, x: float, y: float, max_cells: float, snow: bool
 ) -> list[Billboard]:
     """A fir billboard on every tree cell within ``max_cells`` of cell position (x, y)."""
-    w = np.ascontiguousarray(walls)
-    cx, cy, boards = _trees(w.tobytes(), w.dtype.str, w.shape, bool(snow))
+    cx, cy, boards = tree_cells(walls, snow)
     if not boards:
         return []
     near = (cx - x) ** 2 + (cy - y) ** 2 <= max_cells**2
     return [boards[i] for i in np.flatnonzero(near).tolist()]
+
+
+def tree_cells(
+    walls: np.ndarray, snow: bool
+) -> tuple[np.ndarray, np.ndarray, tuple[Billboard, ...]]:
+    """Every tree cell's centre (cells, read-only arrays) and its billboard, in row order."""
+    w = np.ascontiguousarray(walls)
+    return _trees(w.tobytes(), w.dtype.str, w.shape, bool(snow))
 
 
 @lru_cache(maxsize=8)
@@ -73,10 +80,15 @@ def _trees(
     return cx, cy, boards
 
 
-def world_billboards(state: Any, max_cells: float = 120.0) -> list[Billboard]:
-    """Every billboard of ``state`` (unsorted); the player's own mount is not one."""
+def world_billboards(state: Any, max_cells: float = 120.0, trees: bool = True) -> list[Billboard]:
+    """Every billboard of ``state`` (unsorted; trees first); the player's own mount is not one.
+    ``trees=False`` leaves the trees out (the renderer places them from :func:`tree_cells`)."""
     p = state.player
-    out = tree_billboards(state.map.walls, p.x / CELL_M, p.y / CELL_M, max_cells, state.map.snow)
+    out = []
+    if trees:
+        out = tree_billboards(
+            state.map.walls, p.x / CELL_M, p.y / CELL_M, max_cells, state.map.snow
+        )
     for npc in state.npcs.values():
         bb = _npc(npc)
         if bb is not None:

@@ -439,7 +439,68 @@ def _stamp(
             img[y, x, c] = lut[i, c, img[y, x, c]]
 
 
+def _place_trees(
+    cx: np.ndarray,
+    cy: np.ndarray,
+    px: float,
+    py: float,
+    max2: float,
+    cos_y: float,
+    sin_y: float,
+    cam_x: float,
+    cam_y: float,
+    proj: float,
+    max_dist: float,
+    mid: float,
+    horizon: float,
+    eye: float,
+    width_m: float,
+    height_m: float,
+    w: int,
+    h: int,
+    near: float,
+    cell_m: float,
+    idx: np.ndarray,
+    depth: np.ndarray,
+    x0: np.ndarray,
+    x1: np.ndarray,
+    top: np.ndarray,
+    bottom: np.ndarray,
+) -> int:
+    """``billboards.tree_billboards``' distance test, then ``sprites.draw_billboards``'
+    placement and view tests, for every tree cell (centres ``cx``, ``cy``), in the same float
+    operations; the trees left (their index, depth and box) fill the outputs in order."""
+    n = 0
+    for i in range(cx.shape[0]):
+        if not (cx[i] - px) ** 2 + (cy[i] - py) ** 2 <= max2:
+            continue
+        dx = cx[i] - cam_x
+        dy = cy[i] - cam_y
+        d = dx * cos_y + dy * sin_y
+        if d < near or not d < max_dist:
+            continue
+        lateral = -dx * sin_y + dy * cos_y
+        k = proj / (d * cell_m)
+        c = mid + proj * lateral / d
+        half = width_m * k / 2.0
+        if max(0, math.ceil(c - half - 0.5)) >= min(w, math.ceil(c + half - 0.5)):
+            continue
+        b = horizon + eye * k
+        t = b - height_m * k
+        if max(0, math.ceil(t - 0.5)) >= min(h, math.ceil(b - 0.5)):
+            continue
+        idx[n] = i
+        depth[n] = d
+        x0[n] = c - half
+        x1[n] = c + half
+        top[n] = t
+        bottom[n] = b
+        n += 1
+    return n
+
+
 _PYTHON: dict[str, Callable[..., Any]] = {
+    "place_trees": _place_trees,
     "stamp": _stamp,
     "circle_cells_free": circle_cells_free,
     "low_heights": _low_heights,

@@ -19,11 +19,11 @@ import cv2
 import numpy as np
 
 from gcc_envs.games.rdr2.sim import hands, hud, minimap, screens
-from gcc_envs.games.rdr2.sim.billboards import world_billboards
+from gcc_envs.games.rdr2.sim.billboards import tree_cells, world_billboards
 from gcc_envs.games.rdr2.sim.pixels import unpack
 from gcc_envs.games.rdr2.sim.scene import Camera, draw_low_walls, draw_scene
 from gcc_envs.games.rdr2.sim.sky import sky_colors
-from gcc_envs.games.rdr2.sim.sprites import draw_billboards
+from gcc_envs.games.rdr2.sim.sprites import Trees, draw_billboards
 from gcc_envs.games.rdr2.sim.state import CELL_M
 
 #: Horizontal field of view (degrees).
@@ -66,16 +66,28 @@ def render_world(state: Any, height: int, width: int) -> np.ndarray:
     z = int(getattr(state.player, "z", 0))
     hour = state.time_of_day()
     found = draw_scene(canvas, cam, m.walls, m.ground, m.level, m.roof, z, m.snow, hour)
-    boards = world_billboards(state, cam.max_dist)
+    p = state.player
+    cx, cy, tree_boards = tree_cells(m.walls, m.snow)
+    trees = Trees(cx, cy, tree_boards, p.x / CELL_M, p.y / CELL_M, cam.max_dist)
+    boards = world_billboards(state, cam.max_dist, trees=False)
     low_any = bool(np.isfinite(found.low.dist).any())
-    px_depth = np.full((height, width), np.inf, np.float32) if low_any and boards else None
+    px_depth = None
+    if low_any and (boards or (tree_boards and _any_near(trees))):
+        px_depth = np.full((height, width), np.inf, np.float32)
     sky = sky_colors(hour, m.snow)
-    draw_billboards(canvas, cam, boards, found.depth, sky.fog, px_depth, sky.light)
+    draw_billboards(canvas, cam, boards, found.depth, sky.fog, px_depth, sky.light, trees)
     if low_any:
         draw_low_walls(canvas, cam, found, m.walls, m.level, z, m.snow, hour, px_depth)
     frame = unpack(canvas)
     hands.draw(frame, state, FOV_DEG)
     return frame
+
+
+def _any_near(trees: Trees) -> bool:
+    """Whether ``tree_billboards`` would give any board (the pixel depth buffer is made when
+    there is a billboard and a low wall, as it was when the trees came in the list)."""
+    near = (trees.cx - trees.x) ** 2 + (trees.cy - trees.y) ** 2 <= trees.max_cells**2
+    return bool(near.any())
 
 
 def render(state: Any, height: int, width: int) -> np.ndarray:

@@ -137,6 +137,18 @@ def _no_depth() -> np.ndarray:
     return np.zeros((1, 1), np.float32)
 
 
+class Trees(NamedTuple):
+    """Tree cells (``billboards.tree_cells``) and the near test ``tree_billboards`` makes:
+    trees within ``max_cells`` of cell position (``x``, ``y``) are drawn."""
+
+    cx: np.ndarray
+    cy: np.ndarray
+    boards: tuple[Billboard, ...]
+    x: float
+    y: float
+    max_cells: float
+
+
 def draw_billboards(
     canvas: np.ndarray,
     cam: Camera,
@@ -145,8 +157,10 @@ def draw_billboards(
     fog: tuple[int, int, int],
     px_depth: np.ndarray | None = None,
     light: float = 1.0,
+    trees: Trees | None = None,
 ) -> list[tuple[Billboard, Placement]]:
-    """Draw ``boards`` into a packed canvas far to near, where nearer than ``depth`` (cells).
+    """Draw ``trees`` (if given) and ``boards`` into a packed canvas far to near, where nearer
+    than ``depth`` (cells); boards at one depth are drawn in that order.
 
     ``px_depth`` (H, W), when given, receives the depth of every pixel a billboard covers, so
     low walls drawn afterwards can stay behind nearer billboards. Returns what was placed
@@ -159,6 +173,24 @@ def draw_billboards(
     mid, horizon, eye = cam.width / 2.0, cam.horizon, cam.eye_m
     h, w = canvas.shape[:2]
     ceil = math.ceil
+    if trees is not None and trees.boards:
+        place = jit.kernel("place_trees")
+        if place is None:  # every tree near enough goes through the loop below, first
+            near = (trees.cx - trees.x) ** 2 + (trees.cy - trees.y) ** 2 <= trees.max_cells**2
+            boards = [trees.boards[i] for i in np.flatnonzero(near).tolist()] + list(boards)
+        else:  # the same tests compiled: only the trees in view come back
+            n_all = len(trees.boards)
+            idx = np.empty(n_all, np.int64)
+            out = np.empty((5, n_all))
+            t0 = trees.boards[0]
+            n = place(
+                trees.cx, trees.cy, trees.x, trees.y, trees.max_cells**2, cos_y, sin_y,
+                cx0, cy0, proj, max_dist, mid, horizon, eye, t0.width_m, t0.height_m, w, h,
+                NEAR, CELL_M, idx, out[0], out[1], out[2], out[3], out[4],
+            )  # fmt: skip
+            for j, i in enumerate(idx[:n].tolist()):
+                d, x0, x1, top, bottom = out[:, j].tolist()
+                placed.append((trees.boards[i], Placement(d, x0, x1, top, bottom, False)))
     for bb in boards:
         dx, dy = bb.x - cx0, bb.y - cy0
         d = dx * cos_y + dy * sin_y
