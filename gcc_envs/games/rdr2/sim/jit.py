@@ -439,11 +439,9 @@ def _stamp(
             img[y, x, c] = lut[i, c, img[y, x, c]]
 
 
-def place_boards(
-    x: np.ndarray,
-    y: np.ndarray,
-    width_m: np.ndarray,
-    height_m: np.ndarray,
+def _place_trees(
+    cx: np.ndarray,
+    cy: np.ndarray,
     px: float,
     py: float,
     max2: float,
@@ -456,6 +454,8 @@ def place_boards(
     mid: float,
     horizon: float,
     eye: float,
+    width_m: float,
+    height_m: float,
     w: int,
     h: int,
     near: float,
@@ -467,29 +467,28 @@ def place_boards(
     top: np.ndarray,
     bottom: np.ndarray,
 ) -> int:
-    """``sprites.draw_billboards``' placement of billboards at cell positions (``x``, ``y``):
-    those within ``sqrt(max2)`` cells of (``px``, ``py``) (``tree_billboards``' test), in
-    front of the camera and inside the view; their index, depth and box fill the outputs in
-    order. Plain float operations, the same compiled or not."""
+    """``billboards.tree_billboards``' distance test, then ``sprites.draw_billboards``'
+    placement and view tests, for every tree cell (centres ``cx``, ``cy``), in the same float
+    operations; the trees left (their index, depth and box) fill the outputs in order."""
     n = 0
-    for i in range(x.shape[0]):
-        if not (x[i] - px) ** 2 + (y[i] - py) ** 2 <= max2:
+    for i in range(cx.shape[0]):
+        if not (cx[i] - px) ** 2 + (cy[i] - py) ** 2 <= max2:
             continue
-        dx = x[i] - cam_x
-        dy = y[i] - cam_y
+        dx = cx[i] - cam_x
+        dy = cy[i] - cam_y
         d = dx * cos_y + dy * sin_y
         if d < near or not d < max_dist:
             continue
         lateral = -dx * sin_y + dy * cos_y
         k = proj / (d * cell_m)
         c = mid + proj * lateral / d
-        half = width_m[i] * k / 2.0
+        half = width_m * k / 2.0
         if max(0, math.ceil(c - half - 0.5)) >= min(w, math.ceil(c + half - 0.5)):
-            continue  # left or right of the view: no columns
+            continue
         b = horizon + eye * k
-        t = b - height_m[i] * k
+        t = b - height_m * k
         if max(0, math.ceil(t - 0.5)) >= min(h, math.ceil(b - 0.5)):
-            continue  # above or below it (the view pitched far up or down): no rows
+            continue
         idx[n] = i
         depth[n] = d
         x0[n] = c - half
@@ -501,7 +500,7 @@ def place_boards(
 
 
 _PYTHON: dict[str, Callable[..., Any]] = {
-    "place_boards": place_boards,
+    "place_trees": _place_trees,
     "stamp": _stamp,
     "circle_cells_free": circle_cells_free,
     "low_heights": _low_heights,

@@ -130,18 +130,6 @@ def _draw_one(
         region[mask] = p.depth
 
 
-def _place(
-    boards: tuple[np.ndarray, ...], near: tuple[float, float, float], view: tuple[float | int, ...]
-) -> list[tuple[int, Placement]]:
-    """``jit.place_boards`` (compiled when numba is there) of ``boards`` (x, y, width and
-    height arrays) within ``near`` (x, y, squared distance): each board in view, by index."""
-    n = len(boards[0])
-    idx, out = np.empty(n, np.int64), np.empty((5, n))
-    place = jit.kernel("place_boards") or jit.place_boards
-    k = place(*boards, *near, *view, idx, *out)
-    return [(i, Placement(*out[:, j].tolist())) for j, i in enumerate(idx[:k].tolist())]
-
-
 @functools.cache
 def _no_depth() -> np.ndarray:
     """The compiled kernel's stand-in for a missing pixel depth buffer (never touched; numba
@@ -179,26 +167,48 @@ def draw_billboards(
     within the view.
     """
     placed: list[tuple[Billboard, Placement]] = []
-    h, w = canvas.shape[:2]
     # project()'s arithmetic, with the camera's terms taken once for every board
-    view = (math.cos(cam.yaw), math.sin(cam.yaw), cam.x, cam.y, cam.proj, cam.max_dist)
-    view += (cam.width / 2.0, cam.horizon, cam.eye_m, w, h, NEAR, CELL_M)
+    cos_y, sin_y = math.cos(cam.yaw), math.sin(cam.yaw)
+    cx0, cy0, proj, max_dist = cam.x, cam.y, cam.proj, cam.max_dist
+    mid, horizon, eye = cam.width / 2.0, cam.horizon, cam.eye_m
+    h, w = canvas.shape[:2]
+    ceil = math.ceil
     if trees is not None and trees.boards:
-        tx, ty, which = trees.cx, trees.cy, None
-        if jit.kernel("place_boards") is None:  # numpy's near test first, then the loop
-            which = np.flatnonzero((tx - trees.x) ** 2 + (ty - trees.y) ** 2 <= trees.max_cells**2)
-            tx, ty = tx[which], ty[which]
-        t0, n = trees.boards[0], len(tx)
-        cells = (tx, ty, np.full(n, t0.width_m), np.full(n, t0.height_m))
-        for i, box in _place(cells, (trees.x, trees.y, trees.max_cells**2), view):
-            placed.append((trees.boards[i if which is None else int(which[i])], box))
-    if boards:
-        xywh = np.array([(bb.x, bb.y, bb.width_m, bb.height_m) for bb in boards]).T
-        for i, box in _place(tuple(xywh), (0.0, 0.0, math.inf), view):
-            bb = boards[i]
-            if bb.yaw_deg is not None and math.sin(math.radians(bb.yaw_deg) - cam.yaw) < 0:
-                box = box._replace(mirrored=True)
-            placed.append((bb, box))
+        place = jit.kernel("place_trees")
+        if place is None:  # every tree near enough goes through the loop below, first
+            near = (trees.cx - trees.x) ** 2 + (trees.cy - trees.y) ** 2 <= trees.max_cells**2
+            boards = [trees.boards[i] for i in np.flatnonzero(near).tolist()] + list(boards)
+        else:  # the same tests compiled: only the trees in view come back
+            n_all = len(trees.boards)
+            idx = np.empty(n_all, np.int64)
+            out = np.empty((5, n_all))
+            t0 = trees.boards[0]
+            n = place(
+                trees.cx, trees.cy, trees.x, trees.y, trees.max_cells**2, cos_y, sin_y,
+                cx0, cy0, proj, max_dist, mid, horizon, eye, t0.width_m, t0.height_m, w, h,
+                NEAR, CELL_M, idx, out[0], out[1], out[2], out[3], out[4],
+            )  # fmt: skip
+            for j, i in enumerate(idx[:n].tolist()):
+                d, x0, x1, top, bottom = out[:, j].tolist()
+                placed.append((trees.boards[i], Placement(d, x0, x1, top, bottom, False)))
+    for bb in boards:
+        dx, dy = bb.x - cx0, bb.y - cy0
+        d = dx * cos_y + dy * sin_y
+        if d < NEAR or not d < max_dist:
+            continue
+        lateral = -dx * sin_y + dy * cos_y
+        k = proj / (d * CELL_M)
+        cx = mid + proj * lateral / d
+        half = bb.width_m * k / 2.0
+        if max(0, ceil(cx - half - 0.5)) >= min(w, ceil(cx + half - 0.5)):
+            continue  # left or right of the view: _draw_one's column range is empty
+        bottom = horizon + eye * k
+        top = bottom - bb.height_m * k
+        if max(0, ceil(top - 0.5)) >= min(h, ceil(bottom - 0.5)):
+            continue  # above or below the view (the view pitched far up or down): no rows
+        mirrored = bb.yaw_deg is not None and math.sin(math.radians(bb.yaw_deg) - cam.yaw) < 0
+        p = Placement(d, cx - half, cx + half, top, bottom, mirrored)
+        placed.append((bb, p))
     placed.sort(key=lambda bp: -bp[1].depth)
     for bb, p in placed:
         _draw_one(canvas, bb, p, depth, px_depth, fog, cam.fog_m, light)
