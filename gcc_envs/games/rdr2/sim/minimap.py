@@ -230,7 +230,8 @@ def _dot(img: np.ndarray, u: float, v: float, r: int, color: tuple[int, int, int
 
 def _arrow(img: np.ndarray, r: int, s: float) -> None:
     h, w = img.shape[:2]
-    if (h, w) != (2 * r + 1, 2 * r + 1) or not stamps.apply(img, r, r, _arrow_stamp(r, s)):
+    fits = (h, w) == (2 * r + 1, 2 * r + 1) and jit.kernel("stamp") is not None
+    if not fits or not stamps.apply(img, r, r, _arrow_stamp(r, s)):
         _draw_arrow(img, r, s)
 
 

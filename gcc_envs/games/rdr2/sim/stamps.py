@@ -92,7 +92,8 @@ def apply(img: np.ndarray, x: int, y: int, stamp: Stamp | None) -> bool:
 
 
 def circle_stack(img: np.ndarray, x: int, y: int, shapes: tuple[Circle, ...]) -> None:
-    """``cv2.circle`` of each shape at (x, y) in order, from a recorded stamp where it fits."""
-    if not apply(img, x, y, circles(shapes)):
+    """``cv2.circle`` of each shape at (x, y) in order, from a recorded stamp where it fits
+    (and the replay is compiled: numpy's gathers cost more than OpenCV's small circles)."""
+    if jit.kernel("stamp") is None or not apply(img, x, y, circles(shapes)):
         for r, color, t in shapes:
             cv2.circle(img, (x, y), r, color, t, cv2.LINE_AA)
