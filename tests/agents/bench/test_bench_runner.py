@@ -143,12 +143,20 @@ kwargs = { obs_size = [90, 160] }
 """
 
 
+def _interruptible() -> None:
+    """In the child before it starts: Ctrl-C as a terminal sends it. A shell that runs the
+    tests in the background hands its children SIGINT ignored, and Python keeps an inherited
+    SIG_IGN (no KeyboardInterrupt at all)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def bench_cli(*args: str) -> subprocess.Popen:
     return subprocess.Popen(
         [sys.executable, "-m", "agents.cli", "bench", *args, "--quiet"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=_interruptible,
     )
 
 
