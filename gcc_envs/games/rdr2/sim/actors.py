@@ -42,11 +42,8 @@ def step_companion(state: WorldState, npc: NPC, dt: float) -> None:
         if npc.patience <= 0:
             state.ui.subtitle = f"{npc.kind.capitalize()}: We ain't waiting all day, Arthur."
             state.ui.subtitle_at = state.clock
-        dx, dy = p.x - npc.x, p.y - npc.y  # _face_player, inline (every tick of a wait)
-        if math.hypot(dx, dy) > 0.1:
-            npc.yaw_deg = float(math.degrees(math.atan2(dy, dx)) % 360.0)  # geo.heading
-        if npc.mounted:
-            _carry_horse(state, npc)
+        _face_player(state, npc)
+        _carry_horse(state, npc)
         return
     speed = RIDE_SPEED if npc.mounted else WALK_SPEED
     d = geo.dist(npc.x, npc.y, tx, ty)
@@ -74,7 +71,7 @@ def set_path(npc: NPC, points: tuple[tuple[float, float], ...] | list[tuple[floa
 def _face_player(state: WorldState, npc: NPC) -> None:
     p = state.player
     dx, dy = p.x - npc.x, p.y - npc.y
-    if math.hypot(dx, dy) > 0.1:  # geo.dist, inline (a waiting NPC turns every tick)
+    if math.hypot(dx, dy) > 0.1:
         npc.yaw_deg = geo.heading(dx, dy)
 
 

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from gcc_envs.games.rdr2.sim import sprite_art as art
-from gcc_envs.games.rdr2.sim.sprites import Billboard
+from gcc_envs.games.rdr2.sim.sprites import Billboard, Trees
 from gcc_envs.games.rdr2.sim.state import BLOCKS, CELL_M
 
 #: Prop kinds never drawn as billboards (doors are wall blocks while closed).
@@ -47,11 +47,10 @@ def tree_billboards(
     walls: np.ndarray, x: float, y: float, max_cells: float, snow: bool
 ) -> list[Billboard]:
     """A fir billboard on every tree cell within ``max_cells`` of cell position (x, y)."""
-    cx, cy, boards = tree_cells(walls, snow)
-    if not boards:
+    trees = Trees(*tree_cells(walls, snow), x, y, max_cells)
+    if not trees.boards:
         return []
-    near = (cx - x) ** 2 + (cy - y) ** 2 <= max_cells**2
-    return [boards[i] for i in np.flatnonzero(near).tolist()]
+    return [trees.boards[i] for i in trees.near().tolist()]
 
 
 def tree_cells(

@@ -74,10 +74,9 @@ class RDR2Sim:
         self._acc = 0.0
         self._rng = np.random.default_rng(0)
         self._snapshot: WorldState | None = None
-        #: The last view drawn behind the pause menu, and what it was drawn from
-        #: (:func:`_frozen_key`).
         self._prompting = False  # whether the last tick's world shows its key prompts
-        # the view behind the pause menu and the menu drawn on it, with what each shows
+        #: The last view drawn behind the pause menu and what it was drawn from
+        #: (:func:`_frozen_key`), then the menu drawn on it and what that shows.
         self._paused_frame: tuple[Any, np.ndarray, Any, np.ndarray | None] | None = None
 
     # ---- protocol

@@ -69,29 +69,9 @@ def circle_free(
     circle, and its centre is on a cell no higher than level ``z`` (ledges block by the centre,
     so a walker can step down and move away from a ledge's foot).
     """
-    compiled = jit.kernel("circle_cells_free")
-    if compiled is not None:
-        if not compiled(walls, level, cell_m, x, y, r, z):
-            return False
-        for sx, sy, sr in solids:  # all(...) below, without the generator
-            if not (sx - x) ** 2 + (sy - y) ** 2 >= (sr + r) ** 2:
-                return False
-        return True
-    rows, cols = walls.shape
-    col, row = int(math.floor(x / cell_m)), int(math.floor(y / cell_m))
-    if not (0 <= col < cols and 0 <= row < rows) or level[row, col] > z:
+    cells_free = jit.kernel("circle_cells_free") or jit.circle_cells_free
+    if not cells_free(walls, level, cell_m, x, y, r, z):
         return False
-    c0, c1 = int(math.floor((x - r) / cell_m)), int(math.floor((x + r) / cell_m))
-    r0, r1 = int(math.floor((y - r) / cell_m)), int(math.floor((y + r) / cell_m))
-    for row in range(r0, r1 + 1):
-        for col in range(c0, c1 + 1):
-            inside = 0 <= col < cols and 0 <= row < rows
-            if inside and walls[row, col] == 0:
-                continue
-            nx = min(max(x, col * cell_m), (col + 1) * cell_m)
-            ny = min(max(y, row * cell_m), (row + 1) * cell_m)
-            if (nx - x) ** 2 + (ny - y) ** 2 < r * r:
-                return False
     return all((sx - x) ** 2 + (sy - y) ** 2 >= (sr + r) ** 2 for sx, sy, sr in solids)
 
 

@@ -89,16 +89,7 @@ class Ground:
     def clearance(self, a: Point, b: Point, solids: list[Point]) -> float:
         """How far (metres, up to 3) a walker on segment AB stays from walls to either side
         and from solid props (crates, barrels); 0 when a wall crosses it."""
-        d = geo.dist(*a, *b) or 1.0
-        ux, uy = -(b[1] - a[1]) / d, (b[0] - a[0]) / d
-        walls = 0.0
-        for off in (0.0, 0.3, 0.6, 0.9):
-            if not all(
-                self.clear((a[0] + k * ux, a[1] + k * uy), (b[0] + k * ux, b[1] + k * uy))
-                for k in (-off, off)
-            ):
-                break
-            walls = off + 0.3
+        walls = self._walls_room(a, b, math.inf)
         props = min((geo.segment_point_distance(*a, *b, *c) - 0.6 for c in solids), default=3.0)
         return max(0.0, min(walls, props, 3.0))
 
@@ -108,12 +99,20 @@ class Ground:
             return False
         if t <= 0.0:
             return True  # a clearance is never below 0
+        if not self._walls_room(a, b, t) >= t:
+            return False
+        return all(geo.segment_point_distance(*a, *b, *c) - 0.6 >= t for c in solids)
+
+    def _walls_room(self, a: Point, b: Point, enough: float) -> float:
+        """The walls' room beside AB: 0.3 more for each offset (0, 0.3, 0.6, 0.9 m, both
+        sides) along which a parallel segment is clear, stopping at the first blocked one or
+        once ``enough`` is reached (the room only grows from there)."""
         d = geo.dist(*a, *b) or 1.0
         ux, uy = -(b[1] - a[1]) / d, (b[0] - a[0]) / d
         walls = 0.0
         for off in (0.0, 0.3, 0.6, 0.9):
-            if walls >= t:
-                break  # the walls' room only grows from here
+            if walls >= enough:
+                break
             sides = (off,) if off == 0.0 else (-off, off)  # -0.0 is the segment itself again
             if not all(
                 self.clear((a[0] + k * ux, a[1] + k * uy), (b[0] + k * ux, b[1] + k * uy))
@@ -121,9 +120,7 @@ class Ground:
             ):
                 break
             walls = off + 0.3
-        if not walls >= t:
-            return False
-        return all(geo.segment_point_distance(*a, *b, *c) - 0.6 >= t for c in solids)
+        return walls
 
     def cells(self, rect: Rect) -> Iterator[tuple[int, int]]:
         x0, y0, x1, y1 = rect

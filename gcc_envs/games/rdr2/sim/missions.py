@@ -387,20 +387,9 @@ def update_route(state: WorldState) -> None:
     px, py = p.x, p.y
     if pts[0] == (px, py):  # trimmed here already: its first segment starts at the player
         return
-    hypot = math.hypot
     best, best_d = 0, float("inf")
-    ax, ay = pts[0]
-    for i in range(1, len(pts)):
-        bx, by = pts[i]  # geo.segment_point_distance, inline (every tick)
-        vx, vy = bx - ax, by - ay
-        n = vx * vx + vy * vy
-        if n == 0:
-            t = 0.0
-        else:
-            t = ((px - ax) * vx + (py - ay) * vy) / n
-            t = 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
-        d = hypot(ax + t * vx - px, ay + t * vy - py)
+    for i in range(len(pts) - 1):
+        d = geo.segment_point_distance(*pts[i], *pts[i + 1], px, py)
         if d < best_d:
-            best, best_d = i - 1, d
-        ax, ay = bx, by
+            best, best_d = i, d
     state.route = [(px, py), *pts[best + 1 :]]

@@ -7,7 +7,7 @@ from collections.abc import Collection
 
 from gcc_envs.games.rdr2.sim import geometry as geo
 from gcc_envs.games.rdr2.sim.state import CELL_M, PITCH_LIMIT_DEG, Prop, WorldState
-from gcc_envs.games.rdr2.sim.world import SUPPLIES, in_front, level_at, solids, solids_near
+from gcc_envs.games.rdr2.sim.world import SUPPLIES, in_front, level_at, solids
 
 WALK_SPEED = 3.0
 RUN_SPEED = 5.5
@@ -56,8 +56,7 @@ def move(state: WorldState, held: Collection[str], dt: float) -> None:
     dx, dy = dx / n * speed * dt, dy / n * speed * dt
     m = state.map
     ox, oy = p.x, p.y
-    near = solids_near(state, p.x, p.y, r + 2.0 * speed * dt + 0.01)  # move_circle's reach
-    p.x, p.y = geo.move_circle(m.walls, m.level, CELL_M, p.x, p.y, dx, dy, r, p.z, near)
+    p.x, p.y = geo.move_circle(m.walls, m.level, CELL_M, p.x, p.y, dx, dy, r, p.z, solids(state))
     if p.mounted and _roofed(state, p.x, p.y):
         p.x, p.y = ox, oy  # horses stay outdoors
     p.moving = (p.x, p.y) != (ox, oy)

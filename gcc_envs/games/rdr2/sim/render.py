@@ -71,9 +71,8 @@ def render_world(state: Any, height: int, width: int) -> np.ndarray:
     trees = Trees(cx, cy, tree_boards, p.x / CELL_M, p.y / CELL_M, cam.max_dist)
     boards = world_billboards(state, cam.max_dist, trees=False)
     low_any = bool(np.isfinite(found.low.dist).any())
-    px_depth = None
-    if low_any and (boards or (tree_boards and _any_near(trees))):
-        px_depth = np.full((height, width), np.inf, np.float32)
+    some = bool(boards or tree_boards)  # (a depth buffer no billboard writes changes nothing)
+    px_depth = np.full((height, width), np.inf, np.float32) if low_any and some else None
     sky = sky_colors(hour, m.snow)
     draw_billboards(canvas, cam, boards, found.depth, sky.fog, px_depth, sky.light, trees)
     if low_any:
@@ -81,13 +80,6 @@ def render_world(state: Any, height: int, width: int) -> np.ndarray:
     frame = unpack(canvas)
     hands.draw(frame, state, FOV_DEG)
     return frame
-
-
-def _any_near(trees: Trees) -> bool:
-    """Whether ``tree_billboards`` would give any board (the pixel depth buffer is made when
-    there is a billboard and a low wall, as it was when the trees came in the list)."""
-    near = (trees.cx - trees.x) ** 2 + (trees.cy - trees.y) ** 2 <= trees.max_cells**2
-    return bool(near.any())
 
 
 def render(state: Any, height: int, width: int) -> np.ndarray:

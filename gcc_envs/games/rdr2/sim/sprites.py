@@ -148,6 +148,12 @@ class Trees(NamedTuple):
     y: float
     max_cells: float
 
+    def near(self) -> np.ndarray:
+        """Indices of the trees within ``max_cells`` of (``x``, ``y``), in order."""
+        return np.flatnonzero(
+            (self.cx - self.x) ** 2 + (self.cy - self.y) ** 2 <= self.max_cells**2
+        )
+
 
 def draw_billboards(
     canvas: np.ndarray,
@@ -176,8 +182,7 @@ def draw_billboards(
     if trees is not None and trees.boards:
         place = jit.kernel("place_trees")
         if place is None:  # every tree near enough goes through the loop below, first
-            near = (trees.cx - trees.x) ** 2 + (trees.cy - trees.y) ** 2 <= trees.max_cells**2
-            boards = [trees.boards[i] for i in np.flatnonzero(near).tolist()] + list(boards)
+            boards = [trees.boards[i] for i in trees.near().tolist()] + list(boards)
         else:  # the same tests compiled: only the trees in view come back
             n_all = len(trees.boards)
             idx = np.empty(n_all, np.int64)

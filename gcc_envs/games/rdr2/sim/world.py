@@ -32,19 +32,6 @@ def solids(state: WorldState) -> list[tuple[float, float, float]]:
     return [(p.x, p.y, SOLID_RADIUS) for p in state.props.values() if p.solid]
 
 
-def solids_near(
-    state: WorldState, x: float, y: float, reach: float
-) -> list[tuple[float, float, float]]:
-    """The :func:`solids` a circle within ``reach`` metres of (x, y) may touch (the rest
-    cannot stop a move that short; ``reach`` includes the mover's radius)."""
-    lim = (SOLID_RADIUS + reach) ** 2
-    return [
-        (p.x, p.y, SOLID_RADIUS)
-        for p in state.props.values()
-        if p.solid and (p.x - x) ** 2 + (p.y - y) ** 2 < lim
-    ]
-
-
 def player_dist(state: WorldState, x: float, y: float) -> float:
     p = state.player
     return geo.dist(p.x, p.y, x, y)
