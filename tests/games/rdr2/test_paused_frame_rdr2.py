@@ -19,9 +19,9 @@ MISSIONS = ("GCC/RDR2-Mission1", "GCC/RDR2-Mission2", "GCC/RDR2-Mission3")
 def test_paused_frames_are_the_frames_the_renderer_draws(env_id, monkeypatch):
     drawn = []
 
-    def counted(state, height, width):
+    def counted(state, height, width, memo=None):
         drawn.append(state.ui.pause.phase)
-        return render_screen(state, height, width)
+        return render_screen(state, height, width, memo)
 
     monkeypatch.setattr(game, "render_screen", counted)
     env = gym.make(env_id, obs_size=(84, 84))

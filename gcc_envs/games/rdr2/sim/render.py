@@ -21,7 +21,7 @@ import numpy as np
 from gcc_envs.games.rdr2.sim import hands, hud, minimap, screens
 from gcc_envs.games.rdr2.sim.billboards import tree_cells, world_billboards
 from gcc_envs.games.rdr2.sim.pixels import unpack
-from gcc_envs.games.rdr2.sim.scene import Camera, draw_low_walls, draw_scene
+from gcc_envs.games.rdr2.sim.scene import Camera, SceneMemo, draw_low_walls, draw_scene
 from gcc_envs.games.rdr2.sim.sky import sky_colors
 from gcc_envs.games.rdr2.sim.sprites import Trees, draw_billboards
 from gcc_envs.games.rdr2.sim.state import CELL_M
@@ -58,14 +58,19 @@ def camera(state: Any, height: int, width: int) -> Camera:
     )
 
 
-def render_world(state: Any, height: int, width: int) -> np.ndarray:
-    """The 3D view with billboards and the view model, no HUD (a fresh array)."""
+def render_world(state: Any, height: int, width: int, memo: SceneMemo | None = None) -> np.ndarray:
+    """The 3D view with billboards and the view model, no HUD (a fresh array). With ``memo``
+    the scene of a view that has not moved is copied from the last frame (the same pixels)."""
     canvas = np.empty((height, width), np.uint32)
     cam = camera(state, height, width)
     m = state.map
     z = int(getattr(state.player, "z", 0))
     hour = state.time_of_day()
-    found = draw_scene(canvas, cam, m.walls, m.ground, m.level, m.roof, z, m.snow, hour)
+    if memo is None:
+        found = draw_scene(canvas, cam, m.walls, m.ground, m.level, m.roof, z, m.snow, hour)
+    else:
+        grids = (m.walls, m.ground, m.level, m.roof)
+        found = memo.draw(canvas, cam, grids, m.version, z, m.snow, hour)
     p = state.player
     cx, cy, tree_boards = tree_cells(m.walls, m.snow)
     trees = Trees(cx, cy, tree_boards, p.x / CELL_M, p.y / CELL_M, cam.max_dist)
@@ -82,13 +87,14 @@ def render_world(state: Any, height: int, width: int) -> np.ndarray:
     return frame
 
 
-def render(state: Any, height: int, width: int) -> np.ndarray:
-    """The game screen of ``state`` at (height, width): a fresh (H, W, 3) uint8 RGB array."""
+def render(state: Any, height: int, width: int, memo: SceneMemo | None = None) -> np.ndarray:
+    """The game screen of ``state`` at (height, width): a fresh (H, W, 3) uint8 RGB array
+    (``memo``: see :func:`render_world`)."""
     if not (MIN_SIZE <= height <= MAX_SIZE and MIN_SIZE <= width <= MAX_SIZE):
         raise ValueError(
             f"render size must be within {MIN_SIZE}..{MAX_SIZE} pixels, got {height}x{width}"
         )
-    frame = render_screen(state, height, width)
+    frame = render_screen(state, height, width, memo)
     mix = screens.pause_mix(state)
     if mix > 0.0:
         menu = screens.draw_pause(frame, state)
@@ -98,9 +104,9 @@ def render(state: Any, height: int, width: int) -> np.ndarray:
     return frame
 
 
-def render_screen(state: Any, height: int, width: int) -> np.ndarray:
+def render_screen(state: Any, height: int, width: int, memo: SceneMemo | None = None) -> np.ndarray:
     """The game screen without the pause menu (a fresh array); :func:`render` checks the size."""
-    frame = render_world(state, height, width)
+    frame = render_world(state, height, width, memo)
     ui = state.ui
     if ui.wheel.open:
         screens.draw_wheel(frame, state)

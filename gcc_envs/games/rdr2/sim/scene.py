@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -403,6 +403,51 @@ def draw_scene(
         atlas.height[np.maximum(atlas.slots[block], 0)],
     ).astype(np.float32)
     return Walls(hits.dist, low_hits, heights)
+
+
+class SceneMemo:
+    """The last scene :func:`draw_scene` painted and what it was painted from.
+
+    A view that has not moved since the frame before has the same sky, ground and walls: the
+    pause menu fading in or out (the player cannot act), a player standing still. Then the
+    scene is copied, not cast again (:meth:`draw`). The key is everything the scene reads: the
+    camera, the palette, the level and the map's grids, which are held here and compared by
+    identity (a grid edited in place bumps ``version``, also part of the key).
+    """
+
+    __slots__ = ("_canvas", "_found", "_grids", "_key")
+
+    def __init__(self) -> None:
+        self._key: tuple[Any, ...] | None = None
+        self._grids: tuple[np.ndarray, ...] = ()
+        self._canvas: np.ndarray | None = None
+        self._found: Walls | None = None
+
+    def draw(
+        self,
+        canvas: np.ndarray,
+        cam: Camera,
+        grids: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+        version: int,
+        z: int,
+        snow: bool,
+        hour: float,
+    ) -> Walls:
+        """:func:`draw_scene` of (walls, ground, level, roof) ``grids``, from the memo when
+        nothing it reads has changed since the last call (the same pixels and depths)."""
+        key = (cam, sky_mod.sky_colors(hour, snow), version, z, bool(snow), canvas.shape)
+        kept = self._canvas
+        if (
+            kept is not None
+            and key == self._key
+            and all(a is b for a, b in zip(grids, self._grids, strict=True))
+        ):
+            np.copyto(canvas, kept)
+            return self._found  # type: ignore[return-value]
+        found = draw_scene(canvas, cam, *grids, z, snow, hour)
+        self._key, self._grids = key, grids
+        self._canvas, self._found = canvas.copy(), found
+        return found
 
 
 def draw_low_walls(
