@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 
 import gcc_envs  # noqa: F401 - registers the ids
-from gcc_envs.games.rdr2.sim import scene
-from gcc_envs.games.rdr2.sim.render import camera, render, render_world
+from gcc_envs.games.rdr2.sim import minimap, scene
+from gcc_envs.games.rdr2.sim.render import FrameMemo, camera, render, render_world
 from gcc_envs.games.rdr2.sim.scene import SceneMemo
 from gcc_envs.games.rdr2.sim.showcase import blank_state
-from gcc_envs.games.rdr2.sim.state import BLOCKS
+from gcc_envs.games.rdr2.sim.state import BLOCKS, GROUNDS
 
 YARD = "\n".join(["#" * 14] + ["#" + "." * 12 + "#"] * 9 + ["#" * 14])
 
@@ -91,7 +91,9 @@ def test_the_kept_canvas_is_not_the_one_handed_out():
     again, _ = _draw(memo, st)
     np.testing.assert_array_equal(again, kept)
     assert not np.shares_memory(again, first)
-    np.testing.assert_array_equal(render_world(st, 60, 80, memo), render_world(st, 60, 80))
+    frames = FrameMemo()
+    for _ in range(2):
+        np.testing.assert_array_equal(render_world(st, 60, 80, frames), render_world(st, 60, 80))
 
 
 @pytest.mark.parametrize("env_id", ["GCC/RDR2-Mission1", "GCC/RDR2-Mission3"])
@@ -134,3 +136,50 @@ def test_the_player_walking_casts_every_frame(monkeypatch):
         assert (sim.state.player.x, sim.state.player.y) != x
         sim.render(84, 84)
     assert len(calls) == 5
+
+
+def test_the_minimap_disc_is_drawn_again_when_anything_it_shows_moves(monkeypatch):
+    env = gym.make("GCC/RDR2-Mission1", obs_size=(84, 84))
+    env.reset(seed=2)
+    st = env.unwrapped.backend.sim.state
+    b = minimap.box(84, 84)
+    memo = minimap.MinimapMemo()
+    drawn = []
+    real = minimap.disc
+
+    def counted(state, box):
+        drawn.append(1)
+        return real(state, box)
+
+    monkeypatch.setattr(minimap, "disc", counted)
+    first = memo.patch(st, b).copy()
+    assert memo.patch(st, b) is memo.patch(st, b) and len(drawn) == 1
+    npc = next(iter(st.npcs.values()))
+    horse = st.horses["arthur_horse"]
+
+    def nudge_npc():
+        npc.x += 1.5
+
+    def nudge_horse():
+        horse.x -= 2.0
+
+    def nudge_route():
+        st.route = [(st.player.x, st.player.y), (st.player.x + 9.0, st.player.y + 4.0)]
+
+    def turn():
+        st.player.yaw_deg += 40.0
+
+    def edit_map():
+        st.map.ground[:] = GROUNDS["water"]
+        st.map.version += 1
+
+    for change in (nudge_npc, nudge_horse, nudge_route, turn, edit_map):
+        before = memo.patch(st, b).copy()
+        n = len(drawn)
+        change()
+        after = memo.patch(st, b)
+        assert len(drawn) == n + 1, change.__name__
+        assert not np.array_equal(after, before), change.__name__
+        np.testing.assert_array_equal(after, real(st, b))
+    assert not np.array_equal(first, memo.patch(st, b))
+    env.close()

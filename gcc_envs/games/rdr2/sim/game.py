@@ -31,8 +31,7 @@ from gcc_envs.games.rdr2.sim import (
 )
 from gcc_envs.games.rdr2.sim.data import GameData
 from gcc_envs.games.rdr2.sim.loader import load_data
-from gcc_envs.games.rdr2.sim.render import render, render_screen
-from gcc_envs.games.rdr2.sim.scene import SceneMemo
+from gcc_envs.games.rdr2.sim.render import FrameMemo, render, render_screen
 from gcc_envs.games.rdr2.sim.state import (
     DT,
     GUNS,
@@ -79,8 +78,8 @@ class RDR2Sim:
         #: The last view drawn behind the pause menu and what it was drawn from
         #: (:func:`_frozen_key`), then the menu drawn on it and what that shows.
         self._paused_frame: tuple[Any, np.ndarray, Any, np.ndarray | None] | None = None
-        #: The last scene drawn (a view that has not moved is not cast again).
-        self._scene = SceneMemo()
+        #: What the last frame drew that the next may reuse (a view that has not moved).
+        self._memo = FrameMemo()
 
     # ---- protocol
     @property
@@ -182,10 +181,10 @@ class RDR2Sim:
         frozen view); the frame is the one :func:`render` draws."""
         s = self.state
         if s.ui.pause.phase != "paused":
-            return render(s, int(height), int(width), self._scene)
+            return render(s, int(height), int(width), self._memo)
         key = _frozen_key(s, int(height), int(width))
         if self._paused_frame is None or self._paused_frame[0] != key:
-            back = screens.pause_background(render_screen(s, int(height), int(width), self._scene))
+            back = screens.pause_background(render_screen(s, int(height), int(width), self._memo))
             self._paused_frame = (key, back, None, None)
         _, back, menu_key, menu = self._paused_frame
         pause = s.ui.pause

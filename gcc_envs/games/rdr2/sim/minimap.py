@@ -8,6 +8,7 @@ enemies and wolves red, the objective (the route's end) yellow; off-map dots sti
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -116,23 +117,96 @@ def _clamp_rim(b: MapBox, u: float, v: float) -> tuple[float, float]:
     return b.r + du, b.r + dv
 
 
-def draw(frame: np.ndarray, state: Any) -> MapBox:
-    """Paint the minimap of ``state`` into ``frame``; returns where it went."""
+class MinimapMemo:
+    """The last minimap disc drawn (map, dots, route, arrow) and what it was drawn from.
+
+    The disc reads only the player's pose, the horses, the NPCs, the route and the map: a
+    frame in which none of them moved (the pause menu fading, a player standing among still
+    companions) blends the same disc again. The key holds those values and the map's grids
+    (compared by identity, with ``map.version`` for edits in place)."""
+
+    __slots__ = ("_grids", "_key", "_patch")
+
+    def __init__(self) -> None:
+        self._key: tuple[Any, ...] | None = None
+        self._grids: tuple[np.ndarray, ...] = ()
+        self._patch: np.ndarray | None = None
+
+    def patch(self, state: Any, b: MapBox) -> np.ndarray:
+        """:func:`disc` of ``state`` (the memo's own array: blend it, do not draw on it)."""
+        key, m = _inputs(state, b), state.map
+        grids = (m.walls, m.ground)
+        if (
+            self._patch is None
+            or key != self._key
+            or not all(a is g for a, g in zip(grids, self._grids, strict=True))
+        ):
+            self._key, self._grids, self._patch = key, grids, disc(state, b)
+        return self._patch
+
+
+def _inputs(state: Any, b: MapBox) -> tuple[Any, ...]:
+    """Everything :func:`disc` reads besides the map's grids."""
+    p = state.player
+    route = getattr(state, "route", None)
+    return (
+        b, p.x, p.y, p.yaw_deg, p.mounted, state.map.version,
+        tuple(route) if route else None,
+        tuple((h.alive, h.owner, h.id, h.x, h.y) for h in state.horses.values()),
+        tuple(
+            (n.alive, getattr(n, "state", ""), n.kind, getattr(n, "hostile", False), n.x, n.y)
+            for n in state.npcs.values()
+        ),
+    )  # fmt: skip
+
+
+def draw(frame: np.ndarray, state: Any, memo: MinimapMemo | None = None) -> MapBox:
+    """Paint the minimap of ``state`` into ``frame``; returns where it went. With ``memo`` a
+    disc that shows nothing new is not drawn again (the same pixels)."""
     h, w = frame.shape[:2]
     b = box(h, w, VIEW_MOUNTED_M if state.player.mounted else VIEW_FOOT_M)
-    p = state.player
-    offs, inside, rim = _disc(b.r)
-    patch = _map_patch(state, b, offs)
+    patch = disc(state, b) if memo is None else memo.patch(state, b)
+    _, inside, rim = _disc(b.r)
+    region = frame[b.cy - b.r : b.cy + b.r + 1, b.cx - b.r : b.cx + b.r + 1]
+    blend = jit.kernel("minimap_blend")
+    if blend is not None and region.shape == patch.shape:
+        blend(region, patch, inside, rim, *RIM)
+    else:
+        shaded = (region.astype(np.uint16) * 3 + patch.astype(np.uint16) * 13) // 16
+        np.copyto(region, shaded.astype(np.uint8), where=inside[..., None])
+        region[rim] = RIM
     s = b.r / 92.0
+    north_px = max(1, round(15 * s))
+    if north_px >= text.MIN_PX:  # (smaller text is not drawn)
+        nu, nv = _clamp_rim(b, *_at(state, b)(float(state.player.x), float(state.player.y - 1e6)))
+        text.draw(frame, "N", b.cx - b.r + nu, b.cy - b.r + nv, north_px, WHITE, "mm", bold=True)
+    return b
+
+
+def _at(state: Any, b: MapBox) -> Callable[[float, float], tuple[float, float]]:
+    """:func:`to_map` of one point, as float64 does it."""
+    p = state.player
+    px, py = p.x, p.y
     yaw = math.radians(p.yaw_deg)
     cos_y, sin_y = math.cos(yaw), math.sin(yaw)
+    r, k = b.r, b.m_per_px
 
-    def at(x: float, y: float) -> tuple[float, float]:  # to_map of one point, as float64 does it
-        dx, dy = x - p.x, y - p.y
-        return b.r + (-dx * sin_y + dy * cos_y) / b.m_per_px, b.r - (
-            dx * cos_y + dy * sin_y
-        ) / b.m_per_px
+    def at(x: float, y: float) -> tuple[float, float]:
+        dx, dy = x - px, y - py
+        return r + (-dx * sin_y + dy * cos_y) / k, r - (dx * cos_y + dy * sin_y) / k
 
+    return at
+
+
+def disc(state: Any, b: MapBox) -> np.ndarray:
+    """The minimap's square at ``b`` before it is blended over the view: the map turned with
+    the view, the horse, the route, the dots and the player's arrow ((2r+1, 2r+1, 3) uint8)."""
+    p = state.player
+    offs, _, _ = _disc(b.r)
+    patch = _map_patch(state, b, offs)
+    s = b.r / 92.0
+    at = _at(state, b)
+    s = b.r / 92.0
     for h in state.horses.values():  # the player's own horse, when not under the player
         if h.alive and h.owner == "player" and h.id != p.mounted:
             u, v = at(float(h.x), float(h.y))
@@ -170,19 +244,7 @@ def draw(frame: np.ndarray, state: Any) -> MapBox:
         if math.hypot(u - b.r, v - b.r) <= b.r:
             _dot(patch, u, v, max(2, round(5 * s)), color)
     _arrow(patch, b.r, s)
-    region = frame[b.cy - b.r : b.cy + b.r + 1, b.cx - b.r : b.cx + b.r + 1]
-    blend = jit.kernel("minimap_blend")
-    if blend is not None and region.shape == patch.shape:
-        blend(region, patch, inside, rim, *RIM)
-    else:
-        shaded = (region.astype(np.uint16) * 3 + patch.astype(np.uint16) * 13) // 16
-        np.copyto(region, shaded.astype(np.uint8), where=inside[..., None])
-        region[rim] = RIM
-    north_px = max(1, round(15 * s))
-    if north_px >= text.MIN_PX:  # (smaller text is not drawn)
-        nu, nv = _clamp_rim(b, *at(float(p.x), float(p.y - 1e6)))
-        text.draw(frame, "N", b.cx - b.r + nu, b.cy - b.r + nv, north_px, WHITE, "mm", bold=True)
-    return b
+    return patch
 
 
 def _map_patch(state: Any, b: MapBox, offs: np.ndarray) -> np.ndarray:

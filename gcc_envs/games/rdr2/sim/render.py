@@ -13,6 +13,7 @@ only by their inputs, so the output depends on the state alone.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, field
 from typing import Any
 
 import cv2
@@ -37,6 +38,16 @@ FOG_SNOW_M = 48.0
 MIN_SIZE, MAX_SIZE = 16, 4096
 
 
+@dataclass
+class FrameMemo:
+    """What the next frame may take from the last one instead of drawing it again: the scene
+    of a view that has not moved and a minimap that shows nothing new (the same pixels; each
+    memo's key is everything its part reads). A simulator keeps one per screen."""
+
+    scene: SceneMemo = field(default_factory=SceneMemo)
+    minimap: minimap.MinimapMemo = field(default_factory=minimap.MinimapMemo)
+
+
 def camera(state: Any, height: int, width: int) -> Camera:
     """The player's camera for a frame of this size."""
     p = state.player
@@ -58,7 +69,7 @@ def camera(state: Any, height: int, width: int) -> Camera:
     )
 
 
-def render_world(state: Any, height: int, width: int, memo: SceneMemo | None = None) -> np.ndarray:
+def render_world(state: Any, height: int, width: int, memo: FrameMemo | None = None) -> np.ndarray:
     """The 3D view with billboards and the view model, no HUD (a fresh array). With ``memo``
     the scene of a view that has not moved is copied from the last frame (the same pixels)."""
     canvas = np.empty((height, width), np.uint32)
@@ -70,7 +81,7 @@ def render_world(state: Any, height: int, width: int, memo: SceneMemo | None = N
         found = draw_scene(canvas, cam, m.walls, m.ground, m.level, m.roof, z, m.snow, hour)
     else:
         grids = (m.walls, m.ground, m.level, m.roof)
-        found = memo.draw(canvas, cam, grids, m.version, z, m.snow, hour)
+        found = memo.scene.draw(canvas, cam, grids, m.version, z, m.snow, hour)
     p = state.player
     cx, cy, tree_boards = tree_cells(m.walls, m.snow)
     trees = Trees(cx, cy, tree_boards, p.x / CELL_M, p.y / CELL_M, cam.max_dist)
@@ -87,7 +98,7 @@ def render_world(state: Any, height: int, width: int, memo: SceneMemo | None = N
     return frame
 
 
-def render(state: Any, height: int, width: int, memo: SceneMemo | None = None) -> np.ndarray:
+def render(state: Any, height: int, width: int, memo: FrameMemo | None = None) -> np.ndarray:
     """The game screen of ``state`` at (height, width): a fresh (H, W, 3) uint8 RGB array
     (``memo``: see :func:`render_world`)."""
     if not (MIN_SIZE <= height <= MAX_SIZE and MIN_SIZE <= width <= MAX_SIZE):
@@ -104,14 +115,14 @@ def render(state: Any, height: int, width: int, memo: SceneMemo | None = None) -
     return frame
 
 
-def render_screen(state: Any, height: int, width: int, memo: SceneMemo | None = None) -> np.ndarray:
+def render_screen(state: Any, height: int, width: int, memo: FrameMemo | None = None) -> np.ndarray:
     """The game screen without the pause menu (a fresh array); :func:`render` checks the size."""
     frame = render_world(state, height, width, memo)
     ui = state.ui
     if ui.wheel.open:
         screens.draw_wheel(frame, state)
     else:
-        box = minimap.draw(frame, state)
+        box = minimap.draw(frame, state, None if memo is None else memo.minimap)
         hud.draw(frame, state, box)
     if ui.shop.open:
         screens.draw_shop(frame, state)
