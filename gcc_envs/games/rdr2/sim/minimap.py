@@ -206,7 +206,6 @@ def disc(state: Any, b: MapBox) -> np.ndarray:
     patch = _map_patch(state, b, offs)
     s = b.r / 92.0
     at = _at(state, b)
-    s = b.r / 92.0
     for h in state.horses.values():  # the player's own horse, when not under the player
         if h.alive and h.owner == "player" and h.id != p.mounted:
             u, v = at(float(h.x), float(h.y))
