@@ -129,3 +129,27 @@ def test_compiled_text_blend_equals_the_numpy_blend(monkeypatch):
             ref = frame.copy()
             blend_mask(ref, m, x, y, color, alpha)
         assert np.array_equal(fast, ref)
+
+
+@pytest.mark.skipif(jit.kernel("snowfall") is None, reason="numba (the fast extra) is missing")
+def test_compiled_snowfall_puts_every_flake_where_numpy_does(monkeypatch):
+    from types import SimpleNamespace
+
+    from gcc_envs.games.rdr2.sim.hands import draw_snowfall
+
+    rng = np.random.default_rng(4)
+    sizes = ((84, 84), (96, 160), (17, 31), (720, 1280))
+    for trial in range(3000):
+        h, w = sizes[trial % 3] if trial % 100 else sizes[3]
+        yaw = float(rng.uniform(-720.0, 720.0)) if trial % 3 else float(rng.integers(-360, 360))
+        clock = float(rng.uniform(0.0, 1e5)) if trial % 2 else float(rng.uniform(0.0, 60.0))
+        st = SimpleNamespace(player=SimpleNamespace(yaw_deg=yaw), clock=clock)
+        background = rng.integers(0, 200, (h, w, 3), dtype=np.uint8)
+        fast = background.copy()
+        draw_snowfall(fast, st, 70.0)
+        with monkeypatch.context() as mp:
+            mp.setattr(jit, "kernel", lambda name: None)
+            ref = background.copy()
+            draw_snowfall(ref, st, 70.0)
+        assert not np.array_equal(ref, background)
+        assert np.array_equal(fast, ref), (trial, h, w, yaw, clock)

@@ -10,6 +10,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from gcc_envs.games.rdr2.sim import jit
 from gcc_envs.games.rdr2.sim import sprite_art as art
 from gcc_envs.games.rdr2.sim.hud import scale
 from gcc_envs.games.rdr2.sim.scene import under_roof
@@ -106,8 +107,25 @@ def _flake_terms(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray
     return out
 
 
+SNOW = (244, 246, 250)
+
+
 def draw_snowfall(frame: np.ndarray, state: Any, fov_deg: float) -> None:
     """Flakes drifting down and sliding sideways as the view turns (deterministic in time)."""
+    h, w = frame.shape[:2]
+    compiled = jit.kernel("snowfall")
+    if compiled is None or frame.dtype != np.uint8 or frame.ndim != 3 or frame.shape[2] != 3:
+        _draw_snowfall_numpy(frame, state, fov_deg)
+        return
+    across, down, phase, fall = _flake_terms(max(8, int(h * w * 0.0004)))
+    sway = np.sin(state.clock + phase)  # numpy's float32 sine, as the numpy path takes it
+    turn = state.player.yaw_deg / fov_deg
+    compiled(
+        frame, across, down, sway, fall, turn, state.clock, max(1, round(2 * scale(h, w))), *SNOW
+    )
+
+
+def _draw_snowfall_numpy(frame: np.ndarray, state: Any, fov_deg: float) -> None:
     h, w = frame.shape[:2]
     n = max(8, int(h * w * 0.0004))
     across, down, phase, fall = _flake_terms(n)
@@ -119,7 +137,7 @@ def draw_snowfall(frame: np.ndarray, state: Any, fov_deg: float) -> None:
     for dx in range(k):
         cols = np.minimum(x + dx if dx else x, w - 1)
         for dy in range(k):
-            frame[np.minimum(y + dy if dy else y, h - 1), cols] = (244, 246, 250)
+            frame[np.minimum(y + dy if dy else y, h - 1), cols] = SNOW
 
 
 def draw(frame: np.ndarray, state: Any, fov_deg: float) -> None:

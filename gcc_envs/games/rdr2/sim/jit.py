@@ -499,8 +499,41 @@ def _place_trees(
     return n
 
 
+def _snowfall(
+    frame: np.ndarray,
+    across: np.ndarray,
+    down: np.ndarray,
+    sway: np.ndarray,
+    fall: np.ndarray,
+    turn: float,
+    clock: float,
+    k: int,
+    r: int,
+    g: int,
+    b: int,
+) -> None:
+    """``hands.draw_snowfall``'s flakes after its ``np.sin``: every term in float32 as numpy
+    takes the Python floats, the place truncated to int32, a ``k``-pixel square per flake."""
+    h, w = frame.shape[0], frame.shape[1]
+    t, c = np.float32(turn), np.float32(clock)
+    amp, one = np.float32(0.05), np.float32(1.0)
+    fw, fh = np.float32(w), np.float32(h)
+    for i in range(across.shape[0]):
+        u = (across[i] - t + amp * sway[i]) % one
+        v = (down[i] + c * fall[i]) % one
+        x, y = np.int32(u * fw), np.int32(v * fh)
+        for dx in range(k):
+            col = min(x + dx, w - 1)
+            for dy in range(k):
+                row = min(y + dy, h - 1)
+                frame[row, col, 0] = r
+                frame[row, col, 1] = g
+                frame[row, col, 2] = b
+
+
 _PYTHON: dict[str, Callable[..., Any]] = {
     "place_trees": _place_trees,
+    "snowfall": _snowfall,
     "stamp": _stamp,
     "circle_cells_free": circle_cells_free,
     "low_heights": _low_heights,
