@@ -12,7 +12,15 @@ import re
 
 import numpy as np
 
-from gcc_envs.apps.software.scripting import Plan, PlanScript, after, quoted, settle
+from gcc_envs.apps.software.scripting import (
+    Plan,
+    PlanScript,
+    after,
+    changed,
+    quoted,
+    settle,
+    until,
+)
 from gcc_envs.core.events import Event, KeyPress, TypeText, Wait
 
 INPUT = (600, 784)  # HexChat's input line
@@ -28,11 +36,19 @@ class FeishuScript(PlanScript):
 
 
 class FocusTimeAppointmentScript(FeishuScript):
-    """Orage: File > New appointment (it starts later today), the title, Save."""
+    """Orage: File > New appointment (it starts later today), the title, Save. The title is
+    typed only once the appointment window shows (on a busy machine it can take seconds)."""
 
     def plan(self, instruction: str, frame: np.ndarray) -> Plan:
         title = quoted(instruction)[0]
-        yield settle([self.click(545, 329), Wait(1.0), self.click(572, 354), Wait(2.0)])
+        calendar = yield settle()  # Orage as it stands, drawn
+        menu = yield settle([self.click(545, 329), Wait(0.5)])  # File's menu open
+
+        def opened(f: np.ndarray) -> bool:  # neither the calendar nor its menu: the window
+            return changed(f, calendar) and changed(f, menu)
+
+        yield until([self.click(572, 354)], opened, timeout_s=30.0, then_s=0.0)
+        yield settle()
         yield settle([TypeText(title, 0.02), Wait(0.3), self.click(26, 66), Wait(1.0)])
 
 
