@@ -113,27 +113,26 @@ SNOW = (244, 246, 250)
 def draw_snowfall(frame: np.ndarray, state: Any, fov_deg: float) -> None:
     """Flakes drifting down and sliding sideways as the view turns (deterministic in time)."""
     h, w = frame.shape[:2]
+    terms = _flake_terms(max(8, int(h * w * 0.0004)))
+    k = max(1, round(2 * scale(h, w)))  # a flake's square, in pixels
     compiled = jit.kernel("snowfall")
-    if compiled is None or frame.dtype != np.uint8 or frame.ndim != 3 or frame.shape[2] != 3:
-        _draw_snowfall_numpy(frame, state, fov_deg)
+    if compiled is None:
+        _draw_snowfall_numpy(frame, state, fov_deg, terms, k)
         return
-    across, down, phase, fall = _flake_terms(max(8, int(h * w * 0.0004)))
+    across, down, phase, fall = terms
     sway = np.sin(state.clock + phase)  # numpy's float32 sine, as the numpy path takes it
-    turn = state.player.yaw_deg / fov_deg
-    compiled(
-        frame, across, down, sway, fall, turn, state.clock, max(1, round(2 * scale(h, w))), *SNOW
-    )
+    compiled(frame, across, down, sway, fall, state.player.yaw_deg / fov_deg, state.clock, k, *SNOW)
 
 
-def _draw_snowfall_numpy(frame: np.ndarray, state: Any, fov_deg: float) -> None:
+def _draw_snowfall_numpy(
+    frame: np.ndarray, state: Any, fov_deg: float, terms: tuple[np.ndarray, ...], k: int
+) -> None:
     h, w = frame.shape[:2]
-    n = max(8, int(h * w * 0.0004))
-    across, down, phase, fall = _flake_terms(n)
+    across, down, phase, fall = terms
     u = (across - state.player.yaw_deg / fov_deg + 0.05 * np.sin(state.clock + phase)) % 1.0
     v = (down + state.clock * fall) % 1.0
     x = (u * w).astype(np.int32)
     y = (v * h).astype(np.int32)
-    k = max(1, round(2 * scale(h, w)))
     for dx in range(k):
         cols = np.minimum(x + dx if dx else x, w - 1)
         for dy in range(k):
