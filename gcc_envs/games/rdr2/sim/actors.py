@@ -42,7 +42,8 @@ def step_companion(state: WorldState, npc: NPC, dt: float) -> None:
         if npc.patience <= 0:
             state.ui.subtitle = f"{npc.kind.capitalize()}: We ain't waiting all day, Arthur."
             state.ui.subtitle_at = state.clock
-        _face_player(state, npc)
+        # _face_player, whose distance test passed above (the player is over WAIT_M away)
+        npc.yaw_deg = geo.heading(p.x - npc.x, p.y - npc.y)
         _carry_horse(state, npc)
         return
     speed = RIDE_SPEED if npc.mounted else WALK_SPEED

@@ -197,12 +197,7 @@ class RDR2Sim:
     # ---- input
     def can_act(self) -> bool:
         """Whether player input takes effect now (not paused, animating or on a result screen)."""
-        s = self.state
-        return (
-            s.ui.pause.phase == "running"
-            and s.ui.overlay.kind not in ("mission_failed", "mission_passed")
-            and s.player.alive
-        )
+        return _acting(self.state)
 
     def key_down(self, key: str) -> None:
         k = _ALIASES.get(key.lower(), key.lower())
@@ -377,9 +372,10 @@ class RDR2Sim:
 
     # ---- the world step
     def _tick(self) -> None:
-        s = self.state
+        s = self._state  # (only advance and set_paused tick, after their self.state)
+        assert s is not None
         dt = DT
-        act = self.can_act()
+        act = _acting(s)
         p = s.player
         if act and not s.ui.shop.open and not s.ui.wheel.open:
             player.move(s, self._held, dt)
@@ -413,7 +409,7 @@ class RDR2Sim:
         fade_ui(s, dt)
         self._mission_step()
         # whether prompts show is decided here, before the pause animation moves on below
-        self._prompting = self.can_act() and not s.ui.shop.open
+        self._prompting = _acting(s) and not s.ui.shop.open
         missions.update_route(s)
         pm = s.ui.pause
         if pm.phase in ("pausing", "resuming"):
@@ -431,7 +427,8 @@ class RDR2Sim:
         s.ui.prompts = interact.prompts(s) if self._prompting else []
 
     def _mission_step(self) -> None:
-        s, data = self.state, self._data
+        s, data = self._state, self._data
+        assert s is not None
         ms = s.mission
         if ms.failure is not None or ms.passed:
             return
@@ -460,6 +457,15 @@ class RDR2Sim:
         s.ui.overlay.kind, s.ui.overlay.text = "checkpoint", "Checkpoint"
         s.ui.overlay.since = s.clock
         self._snapshot = copy.deepcopy(s)
+
+
+def _acting(s: WorldState) -> bool:
+    """:meth:`RDR2Sim.can_act` of state ``s`` (the tick asks it twice a tick)."""
+    return (
+        s.ui.pause.phase == "running"
+        and s.ui.overlay.kind not in ("mission_failed", "mission_passed")
+        and s.player.alive
+    )
 
 
 def _frozen_key(s: WorldState, height: int, width: int) -> tuple[Any, ...]:
