@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from gcc_envs.games.rdr2.sim import sprite_art as art
-from gcc_envs.games.rdr2.sim.sprites import Billboard, Trees
+from gcc_envs.games.rdr2.sim.sprites import Billboard, FixedBoards
 from gcc_envs.games.rdr2.sim.state import BLOCKS, CELL_M
 
 #: Prop kinds never drawn as billboards (doors are wall blocks while closed).
@@ -47,41 +47,72 @@ def tree_billboards(
     walls: np.ndarray, x: float, y: float, max_cells: float, snow: bool
 ) -> list[Billboard]:
     """A fir billboard on every tree cell within ``max_cells`` of cell position (x, y)."""
-    trees = Trees(*tree_cells(walls, snow), x, y, max_cells)
+    trees = FixedBoards(*tree_cells(walls, snow), x, y, max_cells)
     if not trees.boards:
         return []
     return [trees.boards[i] for i in trees.near().tolist()]
 
 
-def tree_cells(
-    walls: np.ndarray, snow: bool
-) -> tuple[np.ndarray, np.ndarray, tuple[Billboard, ...]]:
-    """Every tree cell's centre (cells, read-only arrays) and its billboard, in row order."""
+#: The fields of a :class:`FixedBoards` that do not move: centres (cells), widths and heights
+#: (metres) and the boards themselves.
+Cells = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, tuple[Billboard, ...]]
+
+
+def tree_cells(walls: np.ndarray, snow: bool) -> Cells:
+    """Every tree cell's centre (cells), width and height (metres; read-only arrays) and its
+    billboard, in row order (the fields of a :class:`FixedBoards` that do not move)."""
     w = np.ascontiguousarray(walls)
     return _trees(w.tobytes(), w.dtype.str, w.shape, bool(snow))
 
 
 @lru_cache(maxsize=8)
-def _trees(
-    walls_b: bytes, walls_t: str, shape: tuple[int, ...], snow: bool
-) -> tuple[np.ndarray, np.ndarray, tuple[Billboard, ...]]:
-    """Every tree cell's centre (x and y in cells) and billboard, cached by the grid's content."""
+def _trees(walls_b: bytes, walls_t: str, shape: tuple[int, ...], snow: bool) -> Cells:
+    """:func:`tree_cells`, cached by the grid's content."""
     rows, cols = np.nonzero(np.frombuffer(walls_b, walls_t).reshape(shape) == BLOCKS["tree"])
     w, h = art.size_m("pine")
     key = ("pine", snow)
-    cx, cy = cols + 0.5, rows + 0.5
     boards = tuple(
         Billboard(c + 0.5, r + 0.5, w, h, key)
         for r, c in zip(rows.tolist(), cols.tolist(), strict=True)
     )
-    for a in (cx, cy):
+    return _cells(boards)
+
+
+def _cells(boards: tuple[Billboard, ...]) -> Cells:
+    """``boards`` with their centres, widths and heights as read-only float64 arrays."""
+    cx, cy, wm, hm = (
+        np.array([b[i] for b in boards], np.float64).reshape(len(boards)) for i in range(4)
+    )
+    for a in (cx, cy, wm, hm):
         a.flags.writeable = False
-    return cx, cy, boards
+    return cx, cy, wm, hm, boards
 
 
-def world_billboards(state: Any, max_cells: float = 120.0, trees: bool = True) -> list[Billboard]:
-    """Every billboard of ``state`` (unsorted; trees first); the player's own mount is not one.
-    ``trees=False`` leaves the trees out (the renderer places them from :func:`tree_cells`)."""
+def prop_boards(state: Any) -> Cells:
+    """The props' billboards (those :func:`world_billboards` draws, in its order) as the
+    fields of a :class:`FixedBoards`, cached by where each prop stands and whether it has been
+    opened or searched (all that its board shows)."""
+    return _props(tuple([(p.x, p.y, p.kind, p.open or p.looted) for p in state.props.values()]))
+
+
+@lru_cache(maxsize=64)
+def _props(key: tuple[tuple[float, float, str, bool], ...]) -> Cells:
+    sizes = art.SIZES
+    return _cells(
+        tuple(
+            _board(x, y, kind, ("prop", kind, used))
+            for x, y, kind, used in key
+            if kind not in HIDDEN_PROPS and kind in sizes
+        )
+    )
+
+
+def world_billboards(
+    state: Any, max_cells: float = 120.0, trees: bool = True, props: bool = True
+) -> list[Billboard]:
+    """Every billboard of ``state`` (unsorted; trees first, props last); the player's own mount
+    is not one. ``trees=False`` and ``props=False`` leave those out (the renderer places them
+    from :func:`tree_cells` and :func:`prop_boards`)."""
     p = state.player
     out = []
     if trees:
@@ -105,11 +136,6 @@ def world_billboards(state: Any, max_cells: float = 120.0, trees: bool = True) -
                 horse.x, horse.y, kind, ("horse", owner, _rider_kind(state, rider)), horse.yaw_deg
             )
         )
-    sizes, board, add = art.SIZES, _board, out.append
-    for prop in state.props.values():
-        kind = prop.kind
-        if kind in HIDDEN_PROPS or kind not in sizes:
-            continue
-        used = bool(getattr(prop, "open", False) or getattr(prop, "looted", False))
-        add(board(prop.x, prop.y, kind, ("prop", kind, used)))
+    if props:
+        out += prop_boards(state)[4]
     return out

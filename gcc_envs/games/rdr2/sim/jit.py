@@ -454,8 +454,8 @@ def _place_trees(
     mid: float,
     horizon: float,
     eye: float,
-    width_m: float,
-    height_m: float,
+    width_m: np.ndarray,
+    height_m: np.ndarray,
     w: int,
     h: int,
     near: float,
@@ -468,8 +468,9 @@ def _place_trees(
     bottom: np.ndarray,
 ) -> int:
     """``billboards.tree_billboards``' distance test, then ``sprites.draw_billboards``'
-    placement and view tests, for every tree cell (centres ``cx``, ``cy``), in the same float
-    operations; the trees left (their index, depth and box) fill the outputs in order."""
+    placement and view tests, for every fixed board (centres ``cx``, ``cy``, sizes
+    ``width_m``, ``height_m``: tree cells or props), in the same float operations; the boards
+    left (their index, depth and box) fill the outputs in order."""
     n = 0
     for i in range(cx.shape[0]):
         if not (cx[i] - px) ** 2 + (cy[i] - py) ** 2 <= max2:
@@ -482,11 +483,11 @@ def _place_trees(
         lateral = -dx * sin_y + dy * cos_y
         k = proj / (d * cell_m)
         c = mid + proj * lateral / d
-        half = width_m * k / 2.0
+        half = width_m[i] * k / 2.0
         if max(0, math.ceil(c - half - 0.5)) >= min(w, math.ceil(c + half - 0.5)):
             continue
         b = horizon + eye * k
-        t = b - height_m * k
+        t = b - height_m[i] * k
         if max(0, math.ceil(t - 0.5)) >= min(h, math.ceil(b - 0.5)):
             continue
         idx[n] = i

@@ -20,11 +20,11 @@ import cv2
 import numpy as np
 
 from gcc_envs.games.rdr2.sim import hands, hud, minimap, screens
-from gcc_envs.games.rdr2.sim.billboards import tree_cells, world_billboards
+from gcc_envs.games.rdr2.sim.billboards import prop_boards, tree_cells, world_billboards
 from gcc_envs.games.rdr2.sim.pixels import unpack
 from gcc_envs.games.rdr2.sim.scene import Camera, SceneMemo, draw_low_walls, draw_scene
 from gcc_envs.games.rdr2.sim.sky import sky_colors
-from gcc_envs.games.rdr2.sim.sprites import Trees, draw_billboards
+from gcc_envs.games.rdr2.sim.sprites import FixedBoards, draw_billboards
 from gcc_envs.games.rdr2.sim.state import CELL_M
 
 #: Horizontal field of view (degrees).
@@ -83,14 +83,15 @@ def render_world(state: Any, height: int, width: int, memo: FrameMemo | None = N
         grids = (m.walls, m.ground, m.level, m.roof)
         found = memo.scene.draw(canvas, cam, grids, m.version, z, m.snow, hour)
     p = state.player
-    cx, cy, tree_boards = tree_cells(m.walls, m.snow)
-    trees = Trees(cx, cy, tree_boards, p.x / CELL_M, p.y / CELL_M, cam.max_dist)
-    boards = world_billboards(state, cam.max_dist, trees=False)
+    trees = FixedBoards(*tree_cells(m.walls, m.snow), p.x / CELL_M, p.y / CELL_M, cam.max_dist)
+    props = FixedBoards(*prop_boards(state), 0.0, 0.0, math.inf)
+    boards = world_billboards(state, cam.max_dist, trees=False, props=False)
     low_any = bool(np.isfinite(found.low.dist).any())
-    some = bool(boards or tree_boards)  # (a depth buffer no billboard writes changes nothing)
+    # (a depth buffer no billboard writes changes nothing)
+    some = bool(boards or trees.boards or props.boards)
     px_depth = np.full((height, width), np.inf, np.float32) if low_any and some else None
     sky = sky_colors(hour, m.snow)
-    draw_billboards(canvas, cam, boards, found.depth, sky.fog, px_depth, sky.light, trees)
+    draw_billboards(canvas, cam, boards, found.depth, sky.fog, px_depth, sky.light, trees, props)
     if low_any:
         draw_low_walls(canvas, cam, found, m.walls, m.level, z, m.snow, hour, px_depth)
     frame = unpack(canvas)

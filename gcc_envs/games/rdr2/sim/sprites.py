@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import math
 import sys
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -137,19 +137,23 @@ def _no_depth() -> np.ndarray:
     return np.zeros((1, 1), np.float32)
 
 
-class Trees(NamedTuple):
-    """Tree cells (``billboards.tree_cells``) and the near test ``tree_billboards`` makes:
-    trees within ``max_cells`` of cell position (``x``, ``y``) are drawn."""
+class FixedBoards(NamedTuple):
+    """Billboards that stand still, as arrays for one compiled placement pass: the tree cells
+    (``billboards.tree_cells``) or the props (``billboards.prop_boards``), with the near test
+    ``tree_billboards`` makes: those within ``max_cells`` of cell position (``x``, ``y``) are
+    drawn (inf for props). Their art is never mirrored (none has a heading)."""
 
     cx: np.ndarray
     cy: np.ndarray
+    width_m: np.ndarray
+    height_m: np.ndarray
     boards: tuple[Billboard, ...]
     x: float
     y: float
     max_cells: float
 
     def near(self) -> np.ndarray:
-        """Indices of the trees within ``max_cells`` of (``x``, ``y``), in order."""
+        """Indices of the boards within ``max_cells`` of (``x``, ``y``), in order."""
         return np.flatnonzero(
             (self.cx - self.x) ** 2 + (self.cy - self.y) ** 2 <= self.max_cells**2
         )
@@ -163,10 +167,11 @@ def draw_billboards(
     fog: tuple[int, int, int],
     px_depth: np.ndarray | None = None,
     light: float = 1.0,
-    trees: Trees | None = None,
+    trees: FixedBoards | None = None,
+    props: FixedBoards | None = None,
 ) -> list[tuple[Billboard, Placement]]:
-    """Draw ``trees`` (if given) and ``boards`` into a packed canvas far to near, where nearer
-    than ``depth`` (cells); boards at one depth are drawn in that order.
+    """Draw ``trees``, ``boards`` and ``props`` (those given) into a packed canvas far to near,
+    where nearer than ``depth`` (cells); boards at one depth are drawn in that order.
 
     ``px_depth`` (H, W), when given, receives the depth of every pixel a billboard covers, so
     low walls drawn afterwards can stay behind nearer billboards. Returns what was placed
@@ -179,23 +184,22 @@ def draw_billboards(
     mid, horizon, eye = cam.width / 2.0, cam.horizon, cam.eye_m
     h, w = canvas.shape[:2]
     ceil = math.ceil
+    place = jit.kernel("place_trees")
+    first: list[Billboard] = []  # without numba the fixed boards go through the loop below
+    last: list[Billboard] = []
+    later: list[tuple[Billboard, Placement]] = []
     if trees is not None and trees.boards:
-        place = jit.kernel("place_trees")
-        if place is None:  # every tree near enough goes through the loop below, first
-            boards = [trees.boards[i] for i in trees.near().tolist()] + list(boards)
-        else:  # the same tests compiled: only the trees in view come back
-            n_all = len(trees.boards)
-            idx = np.empty(n_all, np.int64)
-            out = np.empty((5, n_all))
-            t0 = trees.boards[0]
-            n = place(
-                trees.cx, trees.cy, trees.x, trees.y, trees.max_cells**2, cos_y, sin_y,
-                cx0, cy0, proj, max_dist, mid, horizon, eye, t0.width_m, t0.height_m, w, h,
-                NEAR, CELL_M, idx, out[0], out[1], out[2], out[3], out[4],
-            )  # fmt: skip
-            for j, i in enumerate(idx[:n].tolist()):
-                d, x0, x1, top, bottom = out[:, j].tolist()
-                placed.append((trees.boards[i], Placement(d, x0, x1, top, bottom, False)))
+        if place is None:
+            first = [trees.boards[i] for i in trees.near().tolist()]
+        else:  # the same tests compiled: only the boards in view come back
+            placed = _placed(place, trees, cam, cos_y, sin_y, mid, w, h)
+    if props is not None and props.boards:
+        if place is None:
+            last = [props.boards[i] for i in props.near().tolist()]
+        else:
+            later = _placed(place, props, cam, cos_y, sin_y, mid, w, h)
+    if first or last:
+        boards = first + list(boards) + last
     for bb in boards:
         dx, dy = bb.x - cx0, bb.y - cy0
         d = dx * cos_y + dy * sin_y
@@ -214,7 +218,35 @@ def draw_billboards(
         mirrored = bb.yaw_deg is not None and math.sin(math.radians(bb.yaw_deg) - cam.yaw) < 0
         p = Placement(d, cx - half, cx + half, top, bottom, mirrored)
         placed.append((bb, p))
+    placed += later  # (after the loop's: the order boards at one depth are drawn in)
     placed.sort(key=lambda bp: -bp[1].depth)
     for bb, p in placed:
         _draw_one(canvas, bb, p, depth, px_depth, fog, cam.fog_m, light)
     return placed
+
+
+def _placed(
+    place: Any,
+    fixed: FixedBoards,
+    cam: Camera,
+    cos_y: float,
+    sin_y: float,
+    mid: float,
+    w: int,
+    h: int,
+) -> list[tuple[Billboard, Placement]]:
+    """The placement loop of :func:`draw_billboards` compiled (``place``: the ``place_trees``
+    kernel) over ``fixed``: the boards in view and where they land, in order."""
+    n_all = len(fixed.boards)
+    idx = np.empty(n_all, np.int64)
+    out = np.empty((5, n_all))
+    n = place(
+        fixed.cx, fixed.cy, fixed.x, fixed.y, fixed.max_cells**2, cos_y, sin_y,
+        cam.x, cam.y, cam.proj, cam.max_dist, mid, cam.horizon, cam.eye_m,
+        fixed.width_m, fixed.height_m, w, h, NEAR, CELL_M, idx, out[0], out[1], out[2],
+        out[3], out[4],
+    )  # fmt: skip
+    boards = fixed.boards
+    return [
+        (boards[i], Placement(*out[:, j].tolist(), False)) for j, i in enumerate(idx[:n].tolist())
+    ]
