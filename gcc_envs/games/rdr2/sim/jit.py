@@ -17,6 +17,8 @@ from typing import Any
 
 import numpy as np
 
+from gcc_envs.games.rdr2.sim import cv_twins
+
 
 def _cast_rays(
     stops: np.ndarray,
@@ -533,6 +535,8 @@ def _snowfall(
 
 
 _PYTHON: dict[str, Callable[..., Any]] = {
+    "area_rows": cv_twins.area_rows,
+    "grey_dim": cv_twins.grey_dim,
     "place_trees": _place_trees,
     "snowfall": _snowfall,
     "stamp": _stamp,
