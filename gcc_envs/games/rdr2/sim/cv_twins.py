@@ -13,7 +13,10 @@ so :mod:`jit` compiles these twins of them:
   ``cv2.addWeighted``, as one table lookup per channel; :func:`weighted_table` asks OpenCV for
   that table, so the bytes are OpenCV's own.
 
-``tests/games/rdr2/test_cv_twins_rdr2.py`` compares both with OpenCV on random frames.
+* :func:`layer_ops`: a recorded screen layer (``layers``) in one pass.
+
+``tests/games/rdr2/test_cv_twins_rdr2.py`` compares the first two with OpenCV on random
+frames, ``test_layers_rdr2.py`` the third with the calls it stands for.
 """
 
 from __future__ import annotations
@@ -24,6 +27,9 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
+#: Operation kinds of a ``layers.Layer``: a byte map, a blend through coverage, a fill, a mask
+#: painted in one colour.
+SCALE, BLEND, FILL, PAINT = 0, 1, 2, 3
 #: ``cv2.COLOR_RGB2GRAY`` on 8-bit pixels: (R, G, B) weights and the shift (round half up).
 GREY_R, GREY_G, GREY_B, GREY_SHIFT = 9798, 19235, 3735, 15
 
@@ -114,3 +120,33 @@ def grey_dim(frame: np.ndarray, table: np.ndarray) -> None:
             frame[i, j, 0] = row[r]
             frame[i, j, 1] = row[g]
             frame[i, j, 2] = row[b]
+
+
+def layer_ops(frame: np.ndarray, ops: np.ndarray, data: np.ndarray, tables: np.ndarray) -> None:
+    """Every operation of a recorded ``layers.Layer`` in order, on ``frame`` in place (the
+    ``layer`` kernel; see ``layers.Recorder`` for what each kind does)."""
+    for n in range(ops.shape[0]):
+        kind, y0, y1, x0, x1, off = ops[n, 0], ops[n, 1], ops[n, 2], ops[n, 3], ops[n, 4], ops[n, 5]
+        c0, c1, c2 = ops[n, 6], ops[n, 7], ops[n, 8]
+        w = x1 - x0
+        for i in range(y0, y1):
+            for j in range(x0, x1):
+                if kind == SCALE:
+                    t = tables[c0]
+                    frame[i, j, 0] = t[frame[i, j, 0]]
+                    frame[i, j, 1] = t[frame[i, j, 1]]
+                    frame[i, j, 2] = t[frame[i, j, 2]]
+                elif kind == FILL:
+                    frame[i, j, 0], frame[i, j, 1], frame[i, j, 2] = c0, c1, c2
+                else:
+                    a = np.uint16(data[off + (i - y0) * w + (j - x0)])
+                    if a == 0:
+                        continue
+                    if kind == PAINT:
+                        frame[i, j, 0], frame[i, j, 1], frame[i, j, 2] = c0, c1, c2
+                        continue
+                    inv = np.uint16(255) - a  # text.blend_mask's rounding (jit._blend_mask)
+                    v0, v1, v2 = frame[i, j, 0], frame[i, j, 1], frame[i, j, 2]
+                    frame[i, j, 0] = (np.uint16(v0) * inv + np.uint16(c0) * a + 127) // 255
+                    frame[i, j, 1] = (np.uint16(v1) * inv + np.uint16(c1) * a + 127) // 255
+                    frame[i, j, 2] = (np.uint16(v2) * inv + np.uint16(c2) * a + 127) // 255

@@ -537,6 +537,7 @@ def _snowfall(
 _PYTHON: dict[str, Callable[..., Any]] = {
     "area_rows": cv_twins.area_rows,
     "grey_dim": cv_twins.grey_dim,
+    "layer": cv_twins.layer_ops,
     "place_trees": _place_trees,
     "snowfall": _snowfall,
     "stamp": _stamp,

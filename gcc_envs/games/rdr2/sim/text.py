@@ -127,15 +127,35 @@ def draw(
     pixel down-right first, so text stays legible on bright snow and sky.
     """
     px = int(px)
-    if px < MIN_PX or not s:
+    at = placed(s, x, y, px, anchor, bold)
+    if at is None:
         return (int(x), int(y), int(x), int(y))
+    m, x0, y0 = at
+    if shadow:
+        off = shadow_px(px)
+        blend_mask(frame, m, x0 + off, y0 + off, SHADOW, 0.8 * alpha)
+    blend_mask(frame, m, x0, y0, color, alpha)
+    return (x0, y0, x0 + m.shape[1], y0 + m.shape[0])
+
+
+#: The colour of a text's shadow; it is drawn at 0.8 of the text's alpha.
+SHADOW = (0, 0, 0)
+
+
+def shadow_px(px: int) -> int:
+    """How far (pixels) down and right a shadow lies under text of ``px`` pixels."""
+    return max(1, px // 14)
+
+
+def placed(
+    s: str, x: float, y: float, px: int, anchor: str = "lt", bold: bool = False
+) -> tuple[np.ndarray, int, int] | None:
+    """Where :func:`draw` puts ``s``: its coverage mask and top-left pixel, or None when it
+    draws nothing (empty, or smaller than :data:`MIN_PX`)."""
+    if px < MIN_PX or not s:
+        return None
     m = mask(s, px, bold)
     h, w = m.shape
     hx = {"l": 0.0, "m": 0.5, "r": 1.0}[anchor[0]]
     vy = {"t": 0.0, "m": 0.5, "b": 1.0}[anchor[1]]
-    x0, y0 = round(x - hx * w), round(y - vy * h)
-    if shadow:
-        off = max(1, px // 14)
-        blend_mask(frame, m, x0 + off, y0 + off, (0, 0, 0), 0.8 * alpha)
-    blend_mask(frame, m, x0, y0, color, alpha)
-    return (x0, y0, x0 + w, y0 + h)
+    return m, round(x - hx * w), round(y - vy * h)
