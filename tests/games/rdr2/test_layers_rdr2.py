@@ -1,5 +1,5 @@
 """A recorded layer replayed by the compiled kernel draws exactly what its drawing calls draw
-(``hud.panel``, ``text.draw``, fills, ``cv2.line``), on any frame behind it; the pause menu is
+(``layers.panel``, ``text.draw``, fills, ``cv2.line``), on any frame behind it; the pause menu is
 one, kept by what it shows."""
 
 from __future__ import annotations
@@ -87,3 +87,22 @@ def test_a_layer_refuses_a_frame_of_another_size():
     layer = layers.Recorder(20, 30).layer()
     with pytest.raises(ValueError, match="20x30"):
         layers.replay(np.zeros((30, 20, 3), np.uint8), layer)
+
+
+@pytest.mark.parametrize(("h", "w"), SIZES)
+def test_the_hud_text_layer_draws_what_its_calls_draw(h, w, monkeypatch):
+    from gcc_envs.games.rdr2.sim import hud
+
+    rng = np.random.default_rng(h * 3 + w)
+    shown = [
+        ("6 | 24", "Revolver", "$12.50", "Hold R to search drawers and cupboards for supplies.",
+         "Search the house for supplies (1/3)", "Dutch: Quickly, Arthur.", ("[E] Hitch horse", "[R] Search")),
+        (None, "", None, "", "Follow Dutch to the homestead.", "", ()),
+        (None, "", "$0.05", "", "", "A very long subtitle " * 6, ("[Tab] Weapons",)),
+    ]  # fmt: skip
+    for inputs in shown:
+        layer = hud.text_layer(h, w, *inputs)
+        frame = rng.integers(0, 256, (h, w, 3), dtype=np.uint8)
+        mine, ref = _both(layer, frame, monkeypatch)
+        np.testing.assert_array_equal(mine, ref)
+        assert not np.array_equal(mine, frame) or h < 30

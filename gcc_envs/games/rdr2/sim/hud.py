@@ -16,7 +16,8 @@ from typing import Any
 import cv2
 import numpy as np
 
-from gcc_envs.games.rdr2.sim import stamps, text
+from gcc_envs.games.rdr2.sim import layers, stamps, text
+from gcc_envs.games.rdr2.sim.layers import Recorder
 from gcc_envs.games.rdr2.sim.minimap import MapBox
 from gcc_envs.games.rdr2.sim.state import GUNS
 
@@ -40,15 +41,6 @@ def px(base: float, s: float) -> int:
     return max(1, round(base * s))
 
 
-def panel(frame: np.ndarray, x0: int, y0: int, x1: int, y1: int, alpha: float = 0.6) -> None:
-    """Darken a rectangle (a translucent black panel)."""
-    h, w = frame.shape[:2]
-    x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
-    if x0 < x1 and y0 < y1:
-        region = frame[y0:y1, x0:x1]
-        region[:] = cv2.convertScaleAbs(region, alpha=1.0 - alpha)
-
-
 def prompt_lines(state: Any) -> list[str]:
     """The key prompt strings shown at the bottom right, top to bottom."""
     out = []
@@ -68,43 +60,42 @@ def _wrapped(s: str) -> tuple[str, ...]:
     return tuple(textwrap.wrap(s, TUTORIAL_CHARS)) or ("",)
 
 
-def draw_objective(frame: np.ndarray, state: Any, s: float) -> None:
-    h, w = frame.shape[:2]
-    sub = getattr(state.ui, "subtitle", "")
+def record_objective(out: Recorder, s: float, objective: str, sub: str) -> None:
+    """The objective line and, above it, the subtitle, bottom centre."""
+    h, w = out.h, out.w
     y = h - px(48, s)
-    if state.ui.objective:
-        size = text.fit_px(state.ui.objective, px(OBJECTIVE_PX, s), w * 0.6)
-        tw, th = text.size(state.ui.objective, size)
+    if objective:
+        size = text.fit_px(objective, px(OBJECTIVE_PX, s), w * 0.6)
+        tw, th = text.size(objective, size)
         pad = px(10, s)
-        panel(
-            frame,
+        out.panel(
             round(w / 2 - tw / 2 - 3 * pad),
             round(y - th - pad),
             round(w / 2 + tw / 2 + 3 * pad),
             round(y + pad),
             0.4,
         )
-        text.draw(frame, state.ui.objective, w / 2, y, size, WHITE, "mb")
+        out.text(objective, w / 2, y, size, WHITE, "mb")
         y -= size * 1.6
     if sub:
         size = text.fit_px(sub, px(SUBTITLE_PX, s), w * 0.7)
         tw, th = text.size(sub, size)
         pad = px(6, s)
-        panel(
-            frame,
+        out.panel(
             round((w - tw) / 2 - pad),
             round(y - th - pad),
             round((w + tw) / 2 + pad),
             round(y + pad),
             0.3,
         )
-        text.draw(frame, sub, w / 2, y, size, (236, 226, 200), "mb")
+        out.text(sub, w / 2, y, size, (236, 226, 200), "mb")
 
 
-def draw_prompts(frame: np.ndarray, state: Any, s: float) -> list[tuple[int, int, int, int]]:
+def record_prompts(
+    out: Recorder, s: float, lines: tuple[str, ...]
+) -> list[tuple[int, int, int, int]]:
     """Prompts right-aligned, bottom up; returns their boxes (the first is the top one)."""
-    h, w = frame.shape[:2]
-    lines = prompt_lines(state)
+    h, w = out.h, out.w
     size = px(PROMPT_PX, s)
     step = round(size * 2.0)
     x1 = w - px(28, s)
@@ -113,25 +104,25 @@ def draw_prompts(frame: np.ndarray, state: Any, s: float) -> list[tuple[int, int
     for line in lines:
         tw, th = text.size(line, size, True)
         pad = px(8, s)
-        panel(frame, x1 - tw - 2 * pad, y - th - pad, x1 + pad // 2, y + pad, 0.55)
-        boxes.append(text.draw(frame, line, x1 - pad // 2, y, size, WHITE, "rb", bold=True))
+        out.panel(x1 - tw - 2 * pad, y - th - pad, x1 + pad // 2, y + pad, 0.55)
+        boxes.append(out.text(line, x1 - pad // 2, y, size, WHITE, "rb", bold=True))
         y += step
     return boxes
 
 
-def draw_tutorial(frame: np.ndarray, state: Any, s: float) -> None:
-    tut = state.ui.tutorial
-    if tut is None or not tut.text:
+def record_tutorial(out: Recorder, s: float, tutorial: str) -> None:
+    """The tutorial box, top left."""
+    if not tutorial:
         return
     size = px(TUTORIAL_PX, s)
-    lines = tutorial_lines(tut.text)
+    lines = tutorial_lines(tutorial)
     x0, y0 = px(26, s), px(30, s)
     pad = px(14, s)
     line_h = round(size * 1.4)
-    panel(frame, x0, y0, x0 + px(TUTORIAL_W, s), y0 + 2 * pad + line_h * len(lines), 0.65)
-    frame[y0 : y0 + 2 * pad + line_h * len(lines), x0 : x0 + max(1, px(4, s))] = (196, 30, 30)
+    out.panel(x0, y0, x0 + px(TUTORIAL_W, s), y0 + 2 * pad + line_h * len(lines), 0.65)
+    out.fill(x0, y0, x0 + max(1, px(4, s)), y0 + 2 * pad + line_h * len(lines), (196, 30, 30))
     for i, line in enumerate(lines):
-        text.draw(frame, line, x0 + pad + px(4, s), y0 + pad + i * line_h, size, WHITE, "lt")
+        out.text(line, x0 + pad + px(4, s), y0 + pad + i * line_h, size, WHITE, "lt")
 
 
 def draw_cores(frame: np.ndarray, state: Any, b: MapBox, s: float) -> None:
@@ -151,19 +142,60 @@ def draw_cores(frame: np.ndarray, state: Any, b: MapBox, s: float) -> None:
         stamps.circle_stack(frame, cx, cy, rings)
 
 
-def draw_top_right(frame: np.ndarray, state: Any, s: float) -> None:
-    h, w = frame.shape[:2]
-    p = state.player
-    x = w - px(28, s)
+def record_top_right(
+    out: Recorder, s: float, ammo: str | None, weapon: str, money: str | None
+) -> None:
+    """Ammo (``clip | reserve``) and the gun's name, then the money, top right."""
+    x = out.w - px(28, s)
     y = px(26, s)
     size = px(20, s)
-    if p.weapon in GUNS:
-        box = text.draw(frame, f"{p.ammo_clip} | {p.ammo_reserve}", x, y, size, WHITE, "rt", True)
-        text.draw(frame, p.weapon.title(), box[0] - px(12, s), y, size, (220, 210, 190), "rt")
+    if ammo is not None:
+        box = out.text(ammo, x, y, size, WHITE, "rt", True)
+        out.text(weapon, box[0] - px(12, s), y, size, (220, 210, 190), "rt")
         y = box[3] + px(10, s)
-    shopping = state.ui.shop.open or getattr(state.mission, "name", "") == "mission3"
-    if shopping:
-        text.draw(frame, f"${p.money:.2f}", x, y, size, (236, 222, 170), "rt", True)
+    if money is not None:
+        out.text(money, x, y, size, (236, 222, 170), "rt", True)
+
+
+def text_inputs(state: Any) -> tuple[str | None, str, str | None, str, str, str, tuple[str, ...]]:
+    """All the HUD's text layer shows: ammo, gun, money, tutorial, objective, subtitle and
+    prompt lines."""
+    p, ui = state.player, state.ui
+    guns = p.weapon in GUNS
+    shopping = ui.shop.open or getattr(state.mission, "name", "") == "mission3"
+    tut = ui.tutorial
+    return (
+        f"{p.ammo_clip} | {p.ammo_reserve}" if guns else None,
+        p.weapon.title() if guns else "",
+        f"${p.money:.2f}" if shopping else None,
+        tut.text if tut is not None and tut.text else "",
+        ui.objective,
+        getattr(ui, "subtitle", ""),
+        tuple(prompt_lines(state)),
+    )
+
+
+@lru_cache(maxsize=64)
+def text_layer(
+    h: int,
+    w: int,
+    ammo: str | None,
+    weapon: str,
+    money: str | None,
+    tutorial: str,
+    objective: str,
+    subtitle: str,
+    prompts: tuple[str, ...],
+) -> layers.Layer:
+    """The HUD's panels and text (top right, tutorial, objective, prompts), kept by what they
+    show (:func:`text_inputs`)."""
+    s = scale(h, w)
+    out = Recorder(h, w)
+    record_top_right(out, s, ammo, weapon, money)
+    record_tutorial(out, s, tutorial)
+    record_objective(out, s, objective, subtitle)
+    record_prompts(out, s, prompts)
+    return out.layer()
 
 
 def draw_crosshair(frame: np.ndarray, state: Any, s: float) -> None:
@@ -233,8 +265,5 @@ def draw(frame: np.ndarray, state: Any, b: MapBox) -> None:
     draw_damage(frame, state)
     draw_crosshair(frame, state, s)
     draw_cores(frame, state, b, s)
-    draw_top_right(frame, state, s)
-    draw_tutorial(frame, state, s)
-    draw_objective(frame, state, s)
-    draw_prompts(frame, state, s)
+    layers.replay(frame, text_layer(h, w, *text_inputs(state)))
     draw_loot_ring(frame, state, s)

@@ -1,7 +1,7 @@
 """Screen layers recorded once and replayed in one compiled pass: the pause menu's panels, text,
 lines and fills over whatever view lies behind it.
 
-A :class:`Recorder` takes the same drawing calls the screens make (``hud.panel``,
+A :class:`Recorder` takes the same drawing calls the screens make (:func:`panel`,
 ``text.draw``, a filled rectangle, ``cv2.line``) and keeps each twice: as the call itself,
 which :func:`replay` makes in order where numba is missing, and as rows of one table for the
 ``layer`` kernel (``cv_twins.layer_ops``), which does each operation's per-pixel arithmetic as they do it (a panel is
@@ -22,7 +22,6 @@ import numpy as np
 
 from gcc_envs.games.rdr2.sim import jit, text
 from gcc_envs.games.rdr2.sim.cv_twins import BLEND, FILL, PAINT, SCALE
-from gcc_envs.games.rdr2.sim.hud import panel
 
 Color = tuple[int, int, int]
 
@@ -38,6 +37,15 @@ class Layer:
     ops: np.ndarray  # (n, 9) int64
     data: np.ndarray  # uint8: coverage (BLEND), pixel masks (PAINT)
     tables: np.ndarray  # (k, 256) uint8: SCALE's byte maps
+
+
+def panel(frame: np.ndarray, x0: int, y0: int, x1: int, y1: int, alpha: float = 0.6) -> None:
+    """Darken a rectangle (a translucent black panel)."""
+    h, w = frame.shape[:2]
+    x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+    if x0 < x1 and y0 < y1:
+        region = frame[y0:y1, x0:x1]
+        region[:] = cv2.convertScaleAbs(region, alpha=1.0 - alpha)
 
 
 @lru_cache(maxsize=8)
@@ -68,7 +76,7 @@ class Recorder:
         self._ops.append((kind, y0, y1, x0, x1, off, int(c[0]), int(c[1]), int(c[2])))
 
     def panel(self, x0: int, y0: int, x1: int, y1: int, alpha: float = 0.6) -> None:
-        """``hud.panel``: darken a rectangle."""
+        """:func:`panel`: darken a rectangle."""
         self._calls.append(lambda f: panel(f, x0, y0, x1, y1, alpha))
         cx0, cy0, cx1, cy1 = max(0, x0), max(0, y0), min(self.w, x1), min(self.h, y1)
         if cx0 < cx1 and cy0 < cy1:
@@ -105,17 +113,18 @@ class Recorder:
         bold: bool = False,
         shadow: bool = True,
         alpha: float = 1.0,
-    ) -> None:
-        """``text.draw``."""
+    ) -> tuple[int, int, int, int]:
+        """``text.draw``; returns the box it returns."""
         self._calls.append(lambda f: text.draw(f, s, x, y, px, color, anchor, bold, shadow, alpha))
         at = text.placed(s, x, y, int(px), anchor, bold)
         if at is None:
-            return
+            return (int(x), int(y), int(x), int(y))
         m, x0, y0 = at
         if shadow:
             off = text.shadow_px(int(px))
             self._blend(m, x0 + off, y0 + off, text.SHADOW, 0.8 * alpha)
         self._blend(m, x0, y0, color, alpha)
+        return (x0, y0, x0 + m.shape[1], y0 + m.shape[0])
 
     def _blend(self, m: np.ndarray, x: int, y: int, color: Color, alpha: float) -> None:
         """``text.blend_mask``'s clipping and alpha, worked out here once."""

@@ -14,7 +14,8 @@ import cv2
 import numpy as np
 
 from gcc_envs.games.rdr2.sim import cv_twins, jit, layers, text
-from gcc_envs.games.rdr2.sim.hud import panel, px, scale
+from gcc_envs.games.rdr2.sim.hud import px, scale
+from gcc_envs.games.rdr2.sim.layers import panel
 from gcc_envs.games.rdr2.sim.state import (
     PAUSE_ANIMATION_S,
     WEAPONS,
