@@ -183,3 +183,14 @@ def test_the_minimap_disc_is_drawn_again_when_anything_it_shows_moves(monkeypatc
         np.testing.assert_array_equal(after, real(st, b))
     assert not np.array_equal(first, memo.patch(st, b))
     env.close()
+
+
+def test_a_tree_planted_in_place_is_drawn_through_the_memo():
+    st = blank_state(YARD, 3.0, 5.5, yaw_deg=0.0)
+    memo = FrameMemo()
+    before = render(st, 60, 80, memo)
+    st.map.walls[5, 8] = BLOCKS["tree"]
+    st.map.version += 1  # (an edit in place says so)
+    after = render(st, 60, 80, memo)
+    np.testing.assert_array_equal(after, render(st, 60, 80))
+    assert not np.array_equal(after, before)

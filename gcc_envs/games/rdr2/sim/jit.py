@@ -463,16 +463,13 @@ def _place_trees(
     near: float,
     cell_m: float,
     idx: np.ndarray,
-    depth: np.ndarray,
-    x0: np.ndarray,
-    x1: np.ndarray,
-    top: np.ndarray,
-    bottom: np.ndarray,
+    out: np.ndarray,
 ) -> int:
     """``billboards.tree_billboards``' distance test, then ``sprites.draw_billboards``'
     placement and view tests, for every fixed board (centres ``cx``, ``cy``, sizes
     ``width_m``, ``height_m``: tree cells or props), in the same float operations; the boards
-    left (their index, depth and box) fill the outputs in order."""
+    left fill ``idx`` (their index) and the columns of ``out`` (depth, x0, x1, top, bottom)
+    in order."""
     n = 0
     for i in range(cx.shape[0]):
         if not (cx[i] - px) ** 2 + (cy[i] - py) ** 2 <= max2:
@@ -493,11 +490,11 @@ def _place_trees(
         if max(0, math.ceil(t - 0.5)) >= min(h, math.ceil(b - 0.5)):
             continue
         idx[n] = i
-        depth[n] = d
-        x0[n] = c - half
-        x1[n] = c + half
-        top[n] = t
-        bottom[n] = b
+        out[0, n] = d
+        out[1, n] = c - half
+        out[2, n] = c + half
+        out[3, n] = t
+        out[4, n] = b
         n += 1
     return n
 

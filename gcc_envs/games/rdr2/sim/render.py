@@ -46,6 +46,9 @@ class FrameMemo:
 
     scene: SceneMemo = field(default_factory=SceneMemo)
     minimap: minimap.MinimapMemo = field(default_factory=minimap.MinimapMemo)
+    #: The tree cells of the last walls grid (held: compared by identity) at its version and
+    #: snow (:func:`tree_cells` hashes the grid's bytes; this skips that while it is the same).
+    trees: tuple[Any, ...] | None = None
 
 
 def camera(state: Any, height: int, width: int) -> Camera:
@@ -83,7 +86,14 @@ def render_world(state: Any, height: int, width: int, memo: FrameMemo | None = N
         grids = (m.walls, m.ground, m.level, m.roof)
         found = memo.scene.draw(canvas, cam, grids, m.version, z, m.snow, hour)
     p = state.player
-    trees = FixedBoards(*tree_cells(m.walls, m.snow), p.x / CELL_M, p.y / CELL_M, cam.max_dist)
+    if memo is None:
+        cells = tree_cells(m.walls, m.snow)
+    else:
+        kept = memo.trees
+        if kept is None or kept[0] is not m.walls or kept[1] != (m.version, m.snow):
+            memo.trees = kept = (m.walls, (m.version, m.snow), tree_cells(m.walls, m.snow))
+        cells = kept[2]
+    trees = FixedBoards(*cells, p.x / CELL_M, p.y / CELL_M, cam.max_dist)
     props = FixedBoards(*prop_boards(state), 0.0, 0.0, math.inf)
     boards = world_billboards(state, cam.max_dist, trees=False, props=False)
     low_any = bool(np.isfinite(found.low.dist).any())

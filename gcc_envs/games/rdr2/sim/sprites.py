@@ -243,8 +243,7 @@ def _placed(
     n = place(
         fixed.cx, fixed.cy, fixed.x, fixed.y, fixed.max_cells**2, cos_y, sin_y,
         cam.x, cam.y, cam.proj, cam.max_dist, mid, cam.horizon, cam.eye_m,
-        fixed.width_m, fixed.height_m, w, h, NEAR, CELL_M, idx, out[0], out[1], out[2],
-        out[3], out[4],
+        fixed.width_m, fixed.height_m, w, h, NEAR, CELL_M, idx, out,
     )  # fmt: skip
     boards = fixed.boards
     return [
