@@ -1,14 +1,15 @@
-"""Screen layers recorded once and replayed in one compiled pass: the pause menu's panels, text,
-lines and fills over whatever view lies behind it.
+"""Screen layers recorded once and replayed in one compiled pass: the panels, text, lines and
+fills of the pause menu and of the HUD's text, over whatever view lies behind them.
 
 A :class:`Recorder` takes the same drawing calls the screens make (:func:`panel`,
 ``text.draw``, a filled rectangle, ``cv2.line``) and keeps each twice: as the call itself,
 which :func:`replay` makes in order where numba is missing, and as rows of one table for the
-``layer`` kernel (``cv_twins.layer_ops``), which does each operation's per-pixel arithmetic as they do it (a panel is
-``cv2.convertScaleAbs``' own table of 256 bytes; text blends through its clipped coverage mask
-with the uint16 rounding of ``text.blend_mask``; a line is the pixels ``cv2.line`` sets). A
-layer depends only on what it shows, so callers keep it by that (the frame behind it varies).
-``tests/games/rdr2/test_layers_rdr2.py`` checks the kernel against the calls.
+``layer`` kernel (``cv_twins.layer_ops``), which does each operation's per-pixel arithmetic as
+the call does it (a panel is ``cv2.convertScaleAbs``' own table of 256 bytes; text blends
+through its clipped coverage mask with the uint16 rounding of ``text.blend_mask``; a line is
+the pixels ``cv2.line`` sets). A layer depends only on what it shows, so callers keep it by
+that (the frame behind it varies). ``tests/games/rdr2/test_layers_rdr2.py`` checks the kernel
+against the calls.
 """
 
 from __future__ import annotations
@@ -26,10 +27,11 @@ from gcc_envs.games.rdr2.sim.cv_twins import BLEND, FILL, PAINT, SCALE
 Color = tuple[int, int, int]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # (compared by identity: it holds arrays)
 class Layer:
     """Operations over an (h, w) frame: ``calls`` to make in order, and the same as ``ops``
-    rows (kind, y0, y1, x0, x1, offset into ``data``, three colour or table values)."""
+    rows (kind, y0, y1, x0, x1, offset into ``data``, then a colour, or for SCALE the row of
+    ``tables`` and two zeros)."""
 
     h: int
     w: int
