@@ -128,25 +128,29 @@ def layer_ops(frame: np.ndarray, ops: np.ndarray, data: np.ndarray, tables: np.n
     for n in range(ops.shape[0]):
         kind, y0, y1, x0, x1, off = ops[n, 0], ops[n, 1], ops[n, 2], ops[n, 3], ops[n, 4], ops[n, 5]
         c0, c1, c2 = ops[n, 6], ops[n, 7], ops[n, 8]
+        if kind == SCALE:
+            t = tables[c0]
+            for i in range(y0, y1):
+                for j in range(x0, x1):
+                    for c in range(3):
+                        frame[i, j, c] = t[frame[i, j, c]]
+            continue
+        if kind == FILL:
+            for i in range(y0, y1):
+                for j in range(x0, x1):
+                    frame[i, j, 0], frame[i, j, 1], frame[i, j, 2] = c0, c1, c2
+            continue
         w = x1 - x0
         for i in range(y0, y1):
             for j in range(x0, x1):
-                if kind == SCALE:
-                    t = tables[c0]
-                    frame[i, j, 0] = t[frame[i, j, 0]]
-                    frame[i, j, 1] = t[frame[i, j, 1]]
-                    frame[i, j, 2] = t[frame[i, j, 2]]
-                elif kind == FILL:
+                a = np.uint16(data[off + (i - y0) * w + (j - x0)])
+                if a == 0:
+                    continue
+                if kind == PAINT:
                     frame[i, j, 0], frame[i, j, 1], frame[i, j, 2] = c0, c1, c2
-                else:
-                    a = np.uint16(data[off + (i - y0) * w + (j - x0)])
-                    if a == 0:
-                        continue
-                    if kind == PAINT:
-                        frame[i, j, 0], frame[i, j, 1], frame[i, j, 2] = c0, c1, c2
-                        continue
-                    inv = np.uint16(255) - a  # text.blend_mask's rounding (jit._blend_mask)
-                    v0, v1, v2 = frame[i, j, 0], frame[i, j, 1], frame[i, j, 2]
-                    frame[i, j, 0] = (np.uint16(v0) * inv + np.uint16(c0) * a + 127) // 255
-                    frame[i, j, 1] = (np.uint16(v1) * inv + np.uint16(c1) * a + 127) // 255
-                    frame[i, j, 2] = (np.uint16(v2) * inv + np.uint16(c2) * a + 127) // 255
+                    continue
+                inv = np.uint16(255) - a  # text.blend_mask's rounding (jit._blend_mask)
+                v0, v1, v2 = frame[i, j, 0], frame[i, j, 1], frame[i, j, 2]
+                frame[i, j, 0] = (np.uint16(v0) * inv + np.uint16(c0) * a + 127) // 255
+                frame[i, j, 1] = (np.uint16(v1) * inv + np.uint16(c1) * a + 127) // 255
+                frame[i, j, 2] = (np.uint16(v2) * inv + np.uint16(c2) * a + 127) // 255

@@ -130,14 +130,10 @@ class Recorder:
 
     def _blend(self, m: np.ndarray, x: int, y: int, color: Color, alpha: float) -> None:
         """``text.blend_mask``'s clipping and alpha, worked out here once."""
-        mh, mw = m.shape
-        x0, y0, x1, y1 = max(x, 0), max(y, 0), min(x + mw, self.w), min(y + mh, self.h)
-        if x0 >= x1 or y0 >= y1:
-            return
-        a = m[y0 - y : y1 - y, x0 - x : x1 - x].astype(np.uint16)
-        if alpha < 1.0:
-            a = (a * max(alpha, 0.0)).astype(np.uint16)
-        self._op(BLEND, y0, y1, x0, x1, a, color)
+        cut = text.clipped(m, x, y, self.h, self.w)
+        if cut is not None:
+            x0, y0, x1, y1, mm = cut
+            self._op(BLEND, y0, y1, x0, x1, text.coverage(mm, alpha), color)
 
     def layer(self) -> Layer:
         ops = np.array(self._ops, np.int64).reshape(-1, 9)

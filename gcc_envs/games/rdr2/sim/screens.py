@@ -39,7 +39,7 @@ def dim(frame: np.ndarray, k: float, grey: float = 0.0) -> None:
     if grey > 0.0:
         a, b = (1.0 - grey) * k, grey * k
         compiled = jit.kernel("grey_dim")
-        if compiled is not None and frame.flags.c_contiguous:  # OpenCV's bytes, one pass
+        if compiled is not None:  # OpenCV's bytes, in one pass
             compiled(frame, cv_twins.weighted_table(a, b))
             return
         lum = cv2.cvtColor(cv2.cvtColor(frame, cv2.COLOR_RGB2GRAY), cv2.COLOR_GRAY2RGB)

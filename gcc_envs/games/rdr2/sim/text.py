@@ -79,6 +79,24 @@ def fit_px(s: str, px: int, max_width: float, bold: bool = False) -> int:
     return max(1, int(px * max_width / w))
 
 
+def clipped(
+    m: np.ndarray, x: int, y: int, fh: int, fw: int
+) -> tuple[int, int, int, int, np.ndarray] | None:
+    """Mask ``m`` placed at top-left (x, y) on an (fh, fw) frame, cut to the frame: the box
+    (x0, y0, x1, y1) it covers there and its part inside, or None when none is."""
+    mh, mw = m.shape
+    x0, y0, x1, y1 = max(x, 0), max(y, 0), min(x + mw, fw), min(y + mh, fh)
+    if x0 >= x1 or y0 >= y1:
+        return None
+    return x0, y0, x1, y1, m[y0 - y : y1 - y, x0 - x : x1 - x]
+
+
+def coverage(m: np.ndarray, alpha: float) -> np.ndarray:
+    """A coverage mask scaled by ``alpha`` as the blend takes it (uint16, truncated)."""
+    a = m.astype(np.uint16)
+    return (a * max(alpha, 0.0)).astype(np.uint16) if alpha < 1.0 else a
+
+
 def blend_mask(
     frame: np.ndarray,
     m: np.ndarray,
@@ -88,21 +106,16 @@ def blend_mask(
     alpha: float = 1.0,
 ) -> None:
     """Blend ``color`` into ``frame`` through coverage mask ``m`` placed at top-left (x, y)."""
-    fh, fw = frame.shape[:2]
-    mh, mw = m.shape
-    x0, y0, x1, y1 = max(x, 0), max(y, 0), min(x + mw, fw), min(y + mh, fh)
-    if x0 >= x1 or y0 >= y1:
+    cut = clipped(m, x, y, *frame.shape[:2])
+    if cut is None:
         return
+    x0, y0, x1, y1, mm = cut
     compiled = jit.kernel("blend_mask")
     if compiled is not None:
         c = [int(v) for v in color]
-        mm = np.ascontiguousarray(m[y0 - y : y1 - y, x0 - x : x1 - x])
-        compiled(frame[y0:y1, x0:x1], mm, c[0], c[1], c[2], float(alpha))
+        compiled(frame[y0:y1, x0:x1], np.ascontiguousarray(mm), c[0], c[1], c[2], float(alpha))
         return
-    a = m[y0 - y : y1 - y, x0 - x : x1 - x].astype(np.uint16)
-    if alpha < 1.0:
-        a = (a * max(alpha, 0.0)).astype(np.uint16)
-    a = a[..., None]
+    a = coverage(mm, alpha)[..., None]
     region = frame[y0:y1, x0:x1]
     col = np.asarray(color, np.uint16)
     region[:] = ((region * (255 - a) + col * a + 127) // 255).astype(np.uint8)
