@@ -1,11 +1,17 @@
 """``EpisodeDesktop``: one episode's programs, servers and home folder on a desktop backend.
 
 It is both the :class:`~gcc_envs.apps.session.DesktopSession` that setup steps use and the
-source of the :class:`~gcc_envs.core.probe.DesktopProbe` that checkers read. Every program
-runs with a fresh ``HOME`` (and XDG folders inside it), in its own process group, and is
-stopped (SIGTERM, then SIGKILL) when the episode ends; the home is removed then. Commands are
-argument lists with timeouts, never shell strings. Paths a checker reads must lie inside the
-home (symlinks resolved), so a task file cannot reach outside its episode.
+source of the :class:`~gcc_envs.core.probe.DesktopProbe` that checkers read. Every program,
+server and command of the episode runs inside the episode's OS sandbox
+(:class:`gcc_envs.sandbox.Sandbox`: its own user, files, processes and loopback network),
+with a fresh ``HOME`` (and XDG folders inside it), in its own process group; programs are
+stopped (SIGTERM, then SIGKILL) when the episode ends, and the sandbox then ends whatever is
+left and removes the home. Commands are argument lists with timeouts, never shell strings.
+Paths a checker reads must lie inside the home (symlinks resolved).
+
+``sandbox=False`` runs the episode unconfined, as the calling user — for debugging only; it
+is logged. Where bubblewrap is missing a sandboxed episode refuses to start, naming the
+Debian package.
 """
 
 from __future__ import annotations
@@ -20,14 +26,16 @@ import tempfile
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
 from gcc_envs.core.probe import RunResult
 from gcc_envs.errors import BackendError, GCCError
+from gcc_envs.sandbox import Limits, Sandbox
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 #: Environment variables programs inherit from the caller (everything else is set here).
 INHERITED = ("PATH", "LANG", "LC_ALL", "TZ", "USER", "LOGNAME", "SHELL", "TERM")
@@ -39,12 +47,25 @@ class EpisodeDesktop:
     """See the module docstring. ``backend`` is a desktop backend (``DesktopBackend``)."""
 
     def __init__(
-        self, backend: Any, rng: np.random.Generator, home_prefix: str = "gcc-home-"
+        self,
+        backend: Any,
+        rng: np.random.Generator,
+        home_prefix: str = "gcc-home-",
+        *,
+        sandbox: bool = True,
+        limits: Limits | None = None,
     ) -> None:
         self.backend = backend
         self.rng = rng
         self.display: str = backend.display
-        self.home = Path(tempfile.mkdtemp(prefix=home_prefix)).resolve()
+        self.sandbox: Sandbox | None = None
+        if sandbox:
+            self.sandbox = Sandbox(self.display, limits)
+            self.home = self.sandbox.home
+        else:
+            log.warning("sandbox=False: this episode's programs run unconfined, as %s",
+                        os.environ.get("USER", "this user"))  # fmt: skip
+            self.home = Path(tempfile.mkdtemp(prefix=home_prefix)).resolve()
         run_dir = self.home / ".run"
         for sub in (".config", ".local/share", ".cache", "tmp"):
             (self.home / sub).mkdir(parents=True, exist_ok=True)
@@ -91,6 +112,10 @@ class EpisodeDesktop:
         _check_argv(argv)
         if not (0 < float(timeout_s) <= 600):
             raise GCCError(f"timeout_s must lie in (0, 600], got {timeout_s!r}")
+        if self.sandbox is not None:
+            self.give_home()
+            return self.sandbox.run(argv, timeout_s, env={**self.env, **(env or {})},
+                                    cwd=self.home, max_output=MAX_OUTPUT)  # fmt: skip
         proc = self._spawn(argv, subprocess.PIPE, {**self.env, **(env or {})})
         timed_out = False
         try:
@@ -117,13 +142,25 @@ class EpisodeDesktop:
             if proc.poll() is not None:
                 raise BackendError(f"{argv[0]} exited with {proc.returncode} before listening")
             try:
-                with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                with self.connect(port, timeout_s=0.2):
                     return proc.pid
             except OSError:
                 time.sleep(0.05)
         raise BackendError(f"{argv[0]} did not listen on 127.0.0.1:{port} in {ready_timeout_s} s")
 
+    def connect(self, port: int, timeout_s: float = 5.0) -> socket.socket:
+        """A connection to ``127.0.0.1:port`` on the episode's own loopback."""
+        if self.sandbox is not None:
+            return self.sandbox.connect(port, timeout_s)
+        return socket.create_connection(("127.0.0.1", port), timeout=timeout_s)
+
+    def in_network(self, fn: Callable[[], T]) -> T:
+        """``fn()`` with the episode's loopback as its network (its sockets stay there)."""
+        return self.sandbox.in_network(fn) if self.sandbox is not None else fn()
+
     def free_port(self) -> int:
+        if self.sandbox is not None:
+            return self.sandbox.free_port()
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             return int(s.getsockname()[1])
@@ -155,7 +192,25 @@ class EpisodeDesktop:
                 except Exception as e:  # a cleanup must not stop the others
                     log.warning("episode cleanup failed: %s", e)
         finally:
-            shutil.rmtree(self.home, ignore_errors=True)
+            if self.sandbox is not None:
+                self.sandbox.close()  # whatever is left ends with it; the home goes
+            else:
+                shutil.rmtree(self.home, ignore_errors=True)
+
+    def give_home(self) -> None:
+        """Hand what this process wrote into the home to the episode's user (setup steps
+        write files as root; the episode's programs must be able to change them)."""
+        if self.sandbox is None or os.geteuid() != 0:
+            return
+        uid, gid = self.sandbox.uid, self.sandbox.gid
+        for root, dirs, files in os.walk(self.home):
+            for name in (*dirs, *files):
+                path = os.path.join(root, name)
+                try:
+                    if os.lstat(path).st_uid != uid:
+                        os.lchown(path, uid, gid)
+                except OSError:
+                    pass  # removed meanwhile
 
     # ------------------------------------------------------------------ probe
     def probe(self) -> EpisodeProbe:
@@ -180,6 +235,9 @@ class EpisodeDesktop:
 
     def _spawn(self, argv: Sequence[str], out: int, env: Mapping[str, str]) -> Any:
         """``argv`` in its own session, in the home, with ``env``; output to ``out``."""
+        if self.sandbox is not None:
+            self.give_home()
+            return self.sandbox.spawn(argv, env=env, cwd=self.home, stdout=out, stderr=out)
         try:
             return subprocess.Popen(
                 list(argv),

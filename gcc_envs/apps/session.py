@@ -12,11 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from typing import Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 
 from gcc_envs.core.probe import RunResult
+
+T = TypeVar("T")
 
 
 @runtime_checkable
@@ -59,7 +61,12 @@ class DesktopSession(Protocol):
         ...
 
     def free_port(self) -> int:
-        """A free TCP port on 127.0.0.1."""
+        """A free TCP port on the episode's loopback (127.0.0.1 inside its sandbox)."""
+        ...
+
+    def in_network(self, fn: Callable[[], T]) -> T:
+        """``fn()`` run with the episode's loopback as its network: a client of the
+        episode's servers made here reaches them (its sockets stay in the episode)."""
         ...
 
     def focus(self, title: str, timeout_s: float = 5.0) -> None:

@@ -119,12 +119,13 @@ def chromium(
     ]  # fmt: skip
     launch(session, argv, "Chromium", timeout_s)
     write_answer(session.home, devtools_port=devtools)
-    _wait(lambda: _loaded(devtools, len(urls or [1])), timeout_s, "Chromium's pages to load")
+    _wait(lambda: _loaded(session, devtools, len(urls or [1])), timeout_s,
+          "Chromium's pages to load")  # fmt: skip
 
 
-def _loaded(devtools: int, n: int) -> bool:
-    try:
-        tabs = cdp.tabs(devtools)
+def _loaded(session: Any, devtools: int, n: int) -> bool:
+    try:  # DevTools listens on the episode's own loopback
+        tabs = session.in_network(partial(cdp.tabs, devtools))
     except BackendError:
         return False
     return len(tabs) >= n and all(t["title"] and not t["url"].startswith("about:") for t in tabs)
@@ -147,9 +148,13 @@ def close_tabs(session: Any, pages: int = 4, close: int = 2, timeout_s: float = 
     devtools = _answer(session)["devtools_port"]
     order = [urls[i] for i in session.rng.permutation(len(urls))[:close]]
     for url in order:
-        tab = next(t for t in cdp.tabs(devtools) if t["url"] == url)
-        cdp.close(devtools, tab["id"])
-        gone = partial(lambda u: all(t["url"] != u for t in cdp.tabs(devtools)), url)
+        tabs = session.in_network(partial(cdp.tabs, devtools))
+        tab = next(t for t in tabs if t["url"] == url)
+        session.in_network(partial(cdp.close, devtools, tab["id"]))
+        gone = partial(
+            lambda u: all(t["url"] != u for t in session.in_network(partial(cdp.tabs, devtools))),
+            url,
+        )
         _wait(gone, 10.0, f"{url} to close")
     write_answer(session.home, closed=order, last_closed=order[-1])
 

@@ -57,7 +57,13 @@ def launch(session: Any, argv: list[str], title: str, timeout_s: float = 30.0) -
     return pid
 
 
-def port_open(port: int, host: str = "127.0.0.1") -> bool:
-    with socket.socket() as s:
-        s.settimeout(0.2)
-        return s.connect_ex((host, port)) == 0
+def port_open(port: int, host: str = "127.0.0.1", session: Any = None) -> bool:
+    """Whether something listens on ``host:port`` — on the episode's own loopback (inside its
+    sandbox) when ``session`` is given, else on this machine's."""
+
+    def test() -> bool:
+        with socket.socket() as s:
+            s.settimeout(0.2)
+            return s.connect_ex((host, port)) == 0
+
+    return bool(session.in_network(test)) if session is not None else test()

@@ -1,7 +1,11 @@
 """``VirtualDisplay``: an Xvfb screen with a small EWMH window manager, and the programs on it.
 
 Programs run in their own process group and are ended as a group: SIGTERM, then SIGKILL
-after a timeout (some programs ignore SIGTERM).
+after a timeout (some programs ignore SIGTERM). Where the episode sandbox can be made (root,
+bubblewrap), the server, the window manager and the programs live in a
+:class:`~gcc_envs.sandbox.Lifeline`, so they end with the process that holds the display
+however it ends; the display number is then held by a lock of that process (a PID
+namespace hides the owner from X's own lock files).
 """
 
 from __future__ import annotations
@@ -9,13 +13,14 @@ from __future__ import annotations
 import logging
 import os
 import shutil
-import signal
 import subprocess
 import time
 import weakref
 from collections.abc import Sequence
 
 from gcc_envs.errors import BackendError
+from gcc_envs.sandbox import Lifeline, bwrap_missing
+from gcc_envs.sandbox.groups import stop_group
 
 log = logging.getLogger(__name__)
 
@@ -23,30 +28,59 @@ log = logging.getLogger(__name__)
 WINDOW_MANAGER = ("openbox", "--sm-disable")
 
 
-def stop_group(proc: subprocess.Popen[bytes], timeout_s: float = 3.0) -> None:
-    """End ``proc`` and its process group: SIGTERM, then SIGKILL after ``timeout_s``."""
-    if proc.poll() is not None:
-        return
-    for sig in (signal.SIGTERM, signal.SIGKILL):
-        try:
-            os.killpg(proc.pid, sig)
-        except ProcessLookupError:
-            return
-        if sig == signal.SIGTERM:
-            try:  # a stopped group never sees SIGTERM until continued
-                os.killpg(proc.pid, signal.SIGCONT)
-            except ProcessLookupError:
-                return
-        try:
-            proc.wait(timeout=timeout_s)
-            return
-        except subprocess.TimeoutExpired:
-            log.warning("pid %d ignored %s; escalating", proc.pid, sig.name)
-
-
-def _stop_all(procs: list[subprocess.Popen[bytes]]) -> None:
+def _stop_all(procs: list[subprocess.Popen[bytes]], lifeline: Lifeline | None) -> None:
     while procs:
         stop_group(procs.pop())
+    if lifeline is not None:
+        lifeline.close()
+
+
+def _lifeline() -> Lifeline | None:
+    if bwrap_missing() is not None:
+        log.info("the display's programs outlive a killed process here: %s", bwrap_missing())
+        return None
+    return Lifeline()
+
+
+#: The display numbers a lifeline's X server may take.
+_NUMBERS = range(200, 1200)
+
+
+def _lock_display() -> tuple[int, int]:
+    """A display number no X server uses, and the lock (an open fd) that keeps it ours."""
+    import fcntl
+
+    from gcc_envs.sandbox.slots import root
+
+    top = root()
+    for n in _NUMBERS:
+        if os.path.exists(f"/tmp/.X{n}-lock") or _listening(f"/tmp/.X11-unix/X{n}"):
+            continue  # another X server's (one of ours holds no X lock file)
+        fd = os.open(top / f"display-{n}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            continue
+        if _listening(f"/tmp/.X11-unix/X{n}"):  # taken between the test and the lock
+            os.close(fd)
+            continue
+        return n, fd
+    raise BackendError(f"no free X display number in {_NUMBERS.start}..{_NUMBERS.stop - 1}")
+
+
+def _listening(path: str) -> bool:
+    import socket
+
+    if not os.path.exists(path):
+        return False
+    with socket.socket(socket.AF_UNIX) as s:
+        s.settimeout(0.5)
+        try:
+            s.connect(path)
+        except OSError:
+            return False
+    return True
 
 
 def _read_display_number(fd: int, server: subprocess.Popen[bytes], timeout_s: float) -> int | None:
@@ -80,15 +114,21 @@ class VirtualDisplay:
         W, H = size
         self.size = (int(W), int(H))
         self._procs: list[subprocess.Popen[bytes]] = []
+        self._lifeline, self._lock = _lifeline(), -1
         # a display that is never closed is still stopped when collected or at exit
-        self._finalizer = weakref.finalize(self, _stop_all, self._procs)
-        # Xvfb picks a free display number itself and writes it to a pipe once it listens
-        # (-displayfd): no race with other servers starting at the same moment.
+        self._finalizer = weakref.finalize(self, _stop_all, self._procs, self._lifeline)
+        # Xvfb writes the display number to a pipe once it listens (-displayfd); it picks a
+        # free one itself (no race with other servers), or in a lifeline takes the one locked
         read_fd, write_fd = os.pipe()
+        argv = ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", f"{W}x{H}x24",
+                "-noreset", "-nolisten", "tcp"]  # fmt: skip
+        if self._lifeline is not None:
+            number, self._lock = _lock_display()
+            argv[1:1] = [f":{number}", "-nolock"]
+        popen = self._lifeline.popen if self._lifeline is not None else subprocess.Popen
         try:
-            server = subprocess.Popen(
-                ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", f"{W}x{H}x24"]
-                + ["-noreset", "-nolisten", "tcp"],
+            server = popen(
+                argv,
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
                 start_new_session=True,
@@ -137,24 +177,30 @@ class VirtualDisplay:
 
     def launch(self, argv: Sequence[str]) -> subprocess.Popen[bytes]:
         """Start ``argv`` on this display in its own process group (ended by :meth:`close`)."""
-        proc = launch(argv, self.name)
+        proc = launch(argv, self.name, self._lifeline)
         self._procs.append(proc)
         return proc
 
     def close(self) -> None:
         """Stop the launched programs, the window manager and the server (idempotent)."""
         self._finalizer()
+        if self._lock >= 0:
+            os.close(self._lock)
+            self._lock = -1
 
     def __repr__(self) -> str:
         return f"VirtualDisplay({self.name}, {self.size[0]}x{self.size[1]})"
 
 
-def launch(argv: Sequence[str], display: str) -> subprocess.Popen[bytes]:
+def launch(
+    argv: Sequence[str], display: str, lifeline: Lifeline | None = None
+) -> subprocess.Popen[bytes]:
     """Start ``argv`` on X display ``display`` in a new session (its own process group)."""
     if not argv or not all(isinstance(a, str) for a in argv):
         raise BackendError(f"launch= must be a non-empty list of strings, got {argv!r}")
+    popen = lifeline.popen if lifeline is not None else subprocess.Popen
     try:
-        return subprocess.Popen(
+        return popen(
             list(argv),
             env={**os.environ, "DISPLAY": display},
             stdin=subprocess.DEVNULL,

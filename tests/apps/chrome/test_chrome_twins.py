@@ -124,9 +124,9 @@ def test_the_local_web_and_devtools_bind_loopback_and_are_gone_after_close(displ
         session = env.unwrapped.session
         key = json.loads((session.home / ANSWER).read_text())
         pids, ports = list(session.pids), [key[k] for k in ("web_port", "devtools_port")]
-        assert len(ports) == 2 and all(port_open(p) for p in ports)
+        assert len(ports) == 2 and all(port_open(p, session=session) for p in ports)
         for p in ports:  # nothing listens on the other addresses
-            assert not any(port_open(p, host) for host in _other_addresses())
+            assert not any(port_open(p, h, session) for h in _other_addresses())
     finally:
         env.close()
     assert not any(port_open(p) for p in ports)

@@ -7,6 +7,7 @@ import json
 import shutil
 import ssl
 import sys
+from functools import partial
 from types import SimpleNamespace
 
 import numpy as np
@@ -19,6 +20,7 @@ from gcc_envs.apps.episode import EpisodeDesktop
 from gcc_envs.apps.software.desktop import folders, port_open
 from gcc_envs.apps.software.pdf import text_pdf
 from gcc_envs.apps.software.reading import write_answer
+from gcc_envs.errors import GCCError
 
 needs_openssl = pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl missing")
 
@@ -50,8 +52,13 @@ def test_only_the_target_title_holds_the_phrase_and_the_decoy_users_only_look_al
         assert all("quillon" in u for u in site["users"])
 
 
-def _get(path: str, port: int, host: str, data: bytes | None = None, tls: bool = True):
-    """(status, body) of a request to the local web as ``host`` would receive it."""
+def _get(session, path: str, port: int, host: str, data: bytes | None = None, tls: bool = True):
+    """(status, body) of a request to the local web (on the episode's own loopback) as
+    ``host`` would receive it."""
+    return session.in_network(partial(_request, path, port, host, data, tls))
+
+
+def _request(path: str, port: int, host: str, data: bytes | None, tls: bool):
     ctx = ssl.create_default_context()
     ctx.check_hostname, ctx.verify_mode = False, ssl.CERT_NONE
     conn = (http.client.HTTPSConnection("127.0.0.1", port, context=ctx, timeout=5) if tls
@@ -65,19 +72,25 @@ def _get(path: str, port: int, host: str, data: bytes | None = None, tls: bool =
 def test_the_local_web_answers_tls_and_plain_http_on_one_loopback_port_and_records(session):
     chrome_web(session)
     port = json.loads((session.home / ".cache/gcc-task/answer.json").read_text())["web_port"]
-    status, body = _get("/search?q=Towards+General+Computer+Control", port, "www.google.com")
+    status, body = _get(
+        session, "/search?q=Towards+General+Computer+Control", port, "www.google.com"
+    )
     body = body.decode()
     assert TARGET_TITLE.split(":")[0] in body and f"arxiv.org/abs/{TARGET_ARXIV}" in body
-    assert _get("/", port, "twitter.com", tls=False)[0] == 301  # plain HTTP is sent to HTTPS
-    pdf = _get(f"/pdf/{TARGET_ARXIV}", port, "arxiv.org")[1]
+    assert (
+        _get(session, "/", port, "twitter.com", tls=False)[0] == 301
+    )  # plain HTTP is sent to HTTPS
+    pdf = _get(session, f"/pdf/{TARGET_ARXIV}", port, "arxiv.org")[1]
     assert pdf == (session.home / SITES / "pdf" / f"{TARGET_ARXIV}.pdf").read_bytes()
-    assert _get("/compose/post", port, "x.com", b"text=It%27s+a+good+day.")[0] == 303
+    assert _get(session, "/compose/post", port, "x.com", b"text=It%27s+a+good+day.")[0] == 303
     assert checkers.posted(session.probe(), "It's a good day.") == 1.0
     assert checkers.posted(session.probe(), "It's a good day") == 0.0
     log = (session.home / SITES / "requests.jsonl").read_text()
     assert '"host": "arxiv.org"' in log
+    assert port_open(port, session=session)
     session.close()
-    assert not port_open(port)  # the server is gone with the session
+    with pytest.raises(GCCError):  # the server is gone with the session's network
+        port_open(port, session=session)
 
 
 def test_saved_pdf_wants_the_articles_own_file_not_a_look_alike_or_a_partial(session):

@@ -112,7 +112,7 @@ def test_the_chat_server_and_contacts_bind_loopback_and_are_gone_after_close(dis
         session = env.unwrapped.session
         key = json.loads((session.home / ANSWER).read_text())
         pids, ports = list(session.pids), [key[k] for k in ("chat_port",)]
-        assert len(ports) == 1 and port_open(ports[0])
+        assert len(ports) == 1 and port_open(ports[0], session=session)
     finally:
         env.close()
     assert not port_open(ports[0])

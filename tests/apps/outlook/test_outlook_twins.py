@@ -99,7 +99,7 @@ def test_the_mail_servers_bind_loopback_and_are_gone_after_close(display):
         session = env.unwrapped.session
         key = json.loads((session.home / ANSWER).read_text())
         pids, ports = list(session.pids), [key[k] for k in ("imap_port", "smtp_port")]
-        assert len(ports) == 2 and all(port_open(p) for p in ports)
+        assert len(ports) == 2 and all(port_open(p, session=session) for p in ports)
     finally:
         env.close()
     assert not any(port_open(p) for p in ports)
