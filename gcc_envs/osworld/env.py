@@ -71,8 +71,9 @@ class OSWorldEnv(GCCEnv):
     desktop is an Xvfb screen with a window manager and Debian programs — Chromium for Google
     Chrome, VLC, GIMP, LibreOffice, code-server for VS Code, xterm for the Ubuntu desktop's
     terminal — each episode in a fresh home folder that stands for OSWorld's ``/home/user``.
-    Setup commands never reach a shell: they run through a confined interpreter
-    (:mod:`gcc_envs.osworld.shell_run`), and as ``nobody`` when gcc-gym runs as root.
+    Every program and command of the episode — task-file commands in real bash included —
+    runs inside the episode's OS sandbox (:mod:`gcc_envs.sandbox`: its own user, home at
+    ``/home/user``, processes and loopback network); nothing it does leaves the episode.
     ``GCC/OSWorld`` takes the task at reset; ``GCC/OSWorld-<domain>-<id8>`` is one of the 44
     bundled tasks. The task files fix what the agent must do: there is no seed variation.
 

@@ -1,6 +1,6 @@
 """``EpisodeRunner``: start a task's episode on a desktop backend, and score it at the end.
 
-``start`` gives the episode a fresh session (home, session bus, user), opens a terminal for
+``start`` gives the episode a fresh session (its sandbox, home and session bus), opens a terminal for
 tasks of the Ubuntu desktop (``os`` in ``related_apps``: OSWorld's dock has one), runs the
 setup steps and waits for the screen to settle. ``finish`` runs the postconfig steps and the
 evaluator. ``end`` stops the episode's programs and removes its home. Unsupported tasks
@@ -31,7 +31,6 @@ from gcc_envs.osworld.evaluate import Verdict, score, unknown_parts
 from gcc_envs.osworld.getters import Context
 from gcc_envs.osworld.runtime import (
     Episode,
-    default_user,
     event_sender,
     fill_placeholders,
     screen_placeholders,
@@ -78,6 +77,8 @@ def needed_programs(task: OSWorldTask) -> list[str]:
         app = next((find_app(w) for w in words if find_app(w) is not None), None)
         if app is not None:
             needed += [app.program, *app.server[:1]]
+    if uses_sound(task):
+        needed += ["pulseaudio", "pactl"]
     needed += [
         p
         for p in ("gsettings", "sar", "xdg-mime")
@@ -86,6 +87,13 @@ def needed_programs(task: OSWorldTask) -> list[str]:
     if "default_video_player" in text:
         needed.append("xdg-mime")
     return sorted(set(needed))
+
+
+def uses_sound(task: OSWorldTask) -> bool:
+    """Whether the task's commands talk to a sound server (``pactl``, PulseAudio, ALSA mixer)."""
+    text = json.dumps([[s.params for s in task.config], [s.params for s in task.evaluator.postconfig],
+                       task.evaluator.results])  # fmt: skip
+    return any(word in text for word in ("pactl", "pulseaudio", "pacmd", "amixer"))
 
 
 @dataclass(frozen=True)
@@ -130,9 +138,8 @@ class _Running:
 class EpisodeRunner:
     """Runs task episodes on a desktop backend's display (see the module docstring)."""
 
-    def __init__(self, backend: Any, *, user: Any = "auto", window_timeout_s: float = 60.0) -> None:
+    def __init__(self, backend: Any, *, window_timeout_s: float = 60.0) -> None:
         self.backend = backend
-        self.user = default_user() if user == "auto" else user
         self.window_timeout_s = window_timeout_s
         self.running: _Running | None = None
         #: When the agent's last input was sent (``time.monotonic()``).
@@ -161,12 +168,13 @@ class EpisodeRunner:
         run.probe = run.session.probe()
         size = tuple(self.backend.screen_size)
         ep = run.episode = Episode(
-            run.session, run.probe, event_sender(self.backend), user=self.user,
-            screen_size=size, window_timeout_s=self.window_timeout_s,
+            run.session, run.probe, event_sender(self.backend), screen_size=size, window_timeout_s=self.window_timeout_s,
         )  # fmt: skip
         table = screen_placeholders(size)  # type: ignore[arg-type]
         try:
             ep.prepare()
+            if uses_sound(task):
+                ep.start_sound()
             if "os" in task.related_apps:
                 ep.launch(["x-terminal-emulator"])
             run_steps(ep, [self._fill(s, table) for s in task.config])

@@ -3,7 +3,7 @@
 Each getter is ``getter(ctx, config) -> value`` (``config`` is the task file's result or
 expected object, with ``/home/user`` already mapped to the episode's home). Files are read
 with ``probe.read_file`` (paths outside the home read as missing and are noted), commands run
-through the read-only shell with ``probe.run``. Where OSWorld's getter returns a downloaded
+in real bash inside the episode's sandbox with ``probe.run``. Where OSWorld's getter returns a downloaded
 file's path, these return the file's text (``None`` when it is missing), and the metrics take
 text. ``chrome_*`` getters read Chromium's profile at ``~/.config/google-chrome``.
 """
@@ -12,20 +12,18 @@ from __future__ import annotations
 
 import json
 import logging
-import shutil
+import sys
 import time
-import urllib.request
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gcc_envs.core.probe import DesktopProbe, RunResult
+from gcc_envs.core.probe import DesktopProbe
 from gcc_envs.errors import GCCError
-from gcc_envs.osworld.runtime import PROGRAMS
-from gcc_envs.osworld.shell_parse import ShellError
-from gcc_envs.osworld.shell_run import run_argv, run_shell
+from gcc_envs.osworld import commands
+from gcc_envs.osworld.commands import COMMAND_TIMEOUT_S
 
 log = logging.getLogger(__name__)
 
@@ -62,28 +60,6 @@ class Context:
     @property
     def home(self) -> Path:
         return Path(self.probe.home)
-
-
-class _ReadOnlyShell:
-    """The shell host of getters: reads the home, runs allowlisted programs, writes nothing."""
-
-    writable = False
-    programs = PROGRAMS
-
-    def __init__(self, ctx: Context) -> None:
-        self.ctx = ctx
-        self.home = ctx.home
-
-    def run_program(
-        self, argv: Sequence[str], timeout_s: float, env: Mapping[str, str]
-    ) -> RunResult:
-        return self.ctx.probe.run(self.ctx.argv(argv, env), timeout_s=timeout_s)
-
-    def python(self, code: str, deadline: float) -> RunResult:
-        raise ShellError("python code does not run in a getter")
-
-    def has_program(self, name: str) -> bool:
-        return shutil.which(name) is not None
 
 
 def read_text(ctx: Context, path: str) -> str | None:
@@ -127,16 +103,18 @@ def get_cache_file(ctx: Context, config: Mapping[str, Any]) -> str | None:
 
 
 def get_vm_command_line(ctx: Context, config: Mapping[str, Any]) -> str | None:
-    command = config.get("command")
-    host = _ReadOnlyShell(ctx)
+    """The standard output of the task's command, run in the episode's sandbox."""
     try:
-        if isinstance(command, str):
-            result = run_shell(host, command, 30.0)
-        else:
-            result = run_argv(host, list(command or []), 30.0)
-    except ShellError as e:
-        ctx.notes.append(f"vm_command_line refused: {e}")
+        argv = commands.argv(config.get("command"), config.get("shell", False))
+    except GCCError as e:
+        ctx.notes.append(f"vm_command_line: {e}")
         return None
+    result = ctx.probe.run(ctx.argv(argv, None), timeout_s=COMMAND_TIMEOUT_S)
+    if result.timed_out:
+        ctx.notes.append(f"vm_command_line: {str(argv)[:80]} ran past {COMMAND_TIMEOUT_S:g} s")
+    elif result.returncode:
+        ctx.notes.append(f"vm_command_line: exit status {result.returncode}: "
+                         f"{result.stderr.strip()[:300]}")  # fmt: skip
     return result.stdout
 
 
@@ -278,14 +256,17 @@ def get_active_url_from_accessTree(ctx: Context, config: Mapping[str, Any]) -> s
     if ctx.cdp_port is None:
         ctx.notes.append("active_url_from_accessTree: Chromium was not started by the task")
         return None
+    argv = [sys.executable, "-m", "gcc_envs.apps.chrome.cdp", "--port", str(ctx.cdp_port),
+            "tabs"]  # on the episode's own loopback, so in its sandbox  # fmt: skip
+    result = ctx.probe.run(argv, timeout_s=15.0)
     try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{ctx.cdp_port}/json/list", timeout=5) as r:
-            targets = json.loads(r.read())
-    except (OSError, ValueError) as e:
-        ctx.notes.append(f"active_url_from_accessTree: DevTools not reachable ({e})")
+        targets = json.loads(result.stdout)
+    except ValueError:
+        ctx.notes.append(
+            f"active_url_from_accessTree: DevTools not reachable ({result.stderr[:200]})"
+        )
         return None
-    pages = [t for t in targets if isinstance(t, dict) and t.get("type") == "page"]
-    return str(pages[0].get("url")) if pages else None
+    return str(targets[0].get("url")) if targets else None
 
 
 GETTERS: dict[str, Callable[[Context, Mapping[str, Any]], Any]] = {

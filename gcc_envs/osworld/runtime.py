@@ -1,73 +1,42 @@
-"""``Episode``: one OSWorld task's desktop — its user, session bus, programs and shell host.
+"""``Episode``: one OSWorld task's desktop — its session bus, programs and commands.
 
-It sits on a :class:`~gcc_envs.apps.session.DesktopSession` (the fresh home, the display, the
-programs it stops at the end) and adds what OSWorld's tasks assume:
+It sits on an :class:`~gcc_envs.apps.episode.EpisodeDesktop` (the episode's sandbox: its own
+user, home, processes and loopback; the display; the programs it stops at the end) and adds
+what OSWorld's tasks assume:
 
-* a user: when gcc-gym runs as root, every program of the episode runs as ``nobody``
-  (``setpriv``), so it can write nowhere but the episode's home (and VLC agrees to start);
 * a D-Bus session bus of its own (``dbus-daemon``), so ``gsettings`` reaches a real dconf
   database in the home, and GTK programs find a bus without spawning stray ones;
 * the programs: task commands are mapped through :mod:`.apps` (``google-chrome`` →
   Chromium with a throwaway profile and a free debugging port), started, waited for by window
   title, and stopped on ``pkill`` (the episode's own programs only);
-* the shell host: task files' shell strings run through :mod:`.shell_run` here, with
-  ``gsettings``/``dconf``/``xdg-mime`` as the only outside programs.
+* commands: task files' commands run in real bash inside the sandbox, with the episode's
+  environment and a deadline (:meth:`Episode.run`).
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import os
-import pwd
 import re
 import shutil
 import signal
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from gcc_envs.core.events import Event
 from gcc_envs.core.probe import RunResult
 from gcc_envs.errors import GCCError
-from gcc_envs.osworld import snippets
 from gcc_envs.osworld.apps import App, app_key, apps, find_app
-from gcc_envs.osworld.shell_parse import ShellError
-from gcc_envs.osworld.shell_run import confine
+from gcc_envs.osworld.commands import CommandError
+from gcc_envs.sandbox.groups import group_alive
 
 log = logging.getLogger(__name__)
 
-#: Programs a task file's commands may run outside the builtins (as argument lists).
-PROGRAMS = frozenset({"gsettings", "dconf", "xdg-mime"})
 #: The folders of a fresh OSWorld home.
 HOME_FOLDERS = ("Desktop", "Documents", "Downloads", "Music", "Pictures", "Videos",
                 ".config", ".local/share", ".cache")  # fmt: skip
-
-
-@dataclass(frozen=True)
-class RunAs:
-    """The unprivileged user an episode's programs run as (when gcc-gym runs as root)."""
-
-    uid: int
-    gid: int
-    name: str
-
-    def wrap(self, argv: Sequence[str]) -> list[str]:
-        return ["setpriv", f"--reuid={self.uid}", f"--regid={self.gid}", "--clear-groups",
-                "--", *argv]  # fmt: skip
-
-
-def default_user() -> RunAs | None:
-    """``nobody`` when running as root (and ``setpriv`` is there), else None (run as is)."""
-    if os.geteuid() != 0 or shutil.which("setpriv") is None:
-        return None
-    try:
-        entry = pwd.getpwnam("nobody")
-    except KeyError:
-        return None
-    return RunAs(entry.pw_uid, entry.pw_gid, "nobody")
 
 
 def screen_placeholders(size: tuple[int, int]) -> dict[str, str]:
@@ -93,16 +62,12 @@ def fill_placeholders(value: Any, table: Mapping[str, str]) -> Any:
 class Episode:
     """The desktop of one task episode (see the module docstring)."""
 
-    writable = True
-    programs = PROGRAMS
-
     def __init__(
         self,
         session: Any,
         probe: Any,
         send: Callable[[Sequence[Event]], None],
         *,
-        user: RunAs | None = None,
         screen_size: tuple[int, int] = (1920, 1080),
         window_timeout_s: float = 60.0,
     ) -> None:
@@ -110,7 +75,6 @@ class Episode:
         self.screen_size = screen_size
         self.probe = probe
         self.send = send
-        self.user = user
         self.window_timeout_s = window_timeout_s
         self.home = Path(session.home)
         #: Environment added to the session's for every program of the episode.
@@ -132,7 +96,7 @@ class Episode:
             (self.home / folder).mkdir(parents=True, exist_ok=True)
         for app in apps():
             for relative, text in app.seed:
-                path = confine(self.home, self.home, relative)
+                path = self.home / relative  # the program table's own paths
                 path.parent.mkdir(parents=True, exist_ok=True)
                 path.write_text(text, "utf-8")
         runtime = self.home / ".run"
@@ -141,6 +105,22 @@ class Episode:
                          "XDG_CURRENT_DESKTOP": "GNOME", "LANG": "C.UTF-8"})  # fmt: skip
         self.give_home()
         self._start_bus(runtime / "bus")
+
+    def start_sound(self) -> None:
+        """A PulseAudio server of the episode's own, on a null sink (what ``pactl`` talks to
+        on OSWorld's Ubuntu); a note, not an error, where PulseAudio is missing."""
+        if shutil.which("pulseaudio") is None:
+            self.notes.append("pulseaudio is missing (Debian: pulseaudio): no sound server")
+            return
+        self.session.launch(self.argv(["pulseaudio", "--daemonize=no", "--exit-idle-time=-1",
+                                       "-n", "--load=module-null-sink",
+                                       "--load=module-native-protocol-unix"]))  # fmt: skip
+        socket = Path(self.env["XDG_RUNTIME_DIR"]) / "pulse" / "native"
+        deadline = time.monotonic() + 10.0
+        while not socket.exists():
+            if time.monotonic() > deadline:
+                raise GCCError("the episode's PulseAudio server did not start within 10 s")
+            time.sleep(0.02)
 
     def _start_bus(self, socket: Path) -> None:
         if shutil.which("dbus-daemon") is None:
@@ -157,29 +137,28 @@ class Episode:
         self.env["DBUS_SESSION_BUS_ADDRESS"] = address
 
     def give_home(self) -> None:
-        """Hand every file of the home to the episode's user (after root wrote some)."""
-        if self.user is None:
-            return
-        for root, dirs, files in os.walk(self.home):
-            for name in (*dirs, *files):
-                try:
-                    os.lchown(os.path.join(root, name), self.user.uid, self.user.gid)
-                except OSError:
-                    pass
-        os.chown(self.home, self.user.uid, self.user.gid)
+        """Hand what this process wrote into the home to the episode's user."""
+        self.session.give_home()
+
+    def inside(self, path: str) -> Path:
+        """``path`` (relative to the home, or absolute) inside the home, or an error."""
+        return Path(self.session.inside(path))
 
     def argv(self, argv: Sequence[str], env: Mapping[str, str] | None = None) -> list[str]:
-        """``argv`` as the episode runs it: its environment added, as its user."""
+        """``argv`` as the episode runs it: its environment added."""
         extra = {**self.env, **(env or {})}
-        full = ["env", *(f"{k}={v}" for k, v in extra.items()), *argv] if extra else list(argv)
-        return self.user.wrap(full) if self.user is not None else full
+        return ["env", *(f"{k}={v}" for k, v in extra.items()), *argv] if extra else list(argv)
+
+    def run(self, argv: Sequence[str], timeout_s: float) -> RunResult:
+        """Run a command to its end inside the sandbox, with the episode's environment."""
+        return self.session.run(self.argv(argv), timeout_s=timeout_s)
 
     # ---------------------------------------------------------------- programs
     def launch(self, task_argv: Sequence[str], env: Mapping[str, str] | None = None) -> None:
         """Start what a task's ``launch`` names (mapped) and wait for its window."""
         task_argv = list(task_argv)
         if not task_argv:
-            raise ShellError("launch needs a command")
+            raise CommandError("launch needs a command")
         name = task_argv[0].rsplit("/", 1)[-1]
         if name == "socat":  # OSWorld forwards Chrome's port out of its VM; not needed here
             self.notes.append("socat not needed: the debugging port is reached directly")
@@ -189,7 +168,7 @@ class Episode:
             return
         app = find_app(name)
         if app is None:
-            raise ShellError(f"launch {name!r}: not a program this runner knows (see apps.toml)")
+            raise CommandError(f"launch {name!r}: not a program this runner knows (see apps.toml)")
         if shutil.which(app.program) is None:
             raise GCCError(f"{app.program} is not installed (package {app.package})")
         port = self._port(app)
@@ -310,49 +289,6 @@ class Episode:
         if backend is not None and hasattr(backend, "retarget"):
             backend.retarget(None)  # focused, but OSWorld's agent still sees the whole screen
 
-    # ---------------------------------------------------------------- shell host
-    def run_program(
-        self, argv: Sequence[str], timeout_s: float, env: Mapping[str, str]
-    ) -> RunResult:
-        if argv[0] not in PROGRAMS:
-            raise ShellError(f"{argv[0]!r} is not run here")
-        return self.session.run(self.argv(argv, env), timeout_s=timeout_s)
-
-    def has_program(self, name: str) -> bool:
-        return shutil.which(name) is not None
-
-    def python(self, code: str, deadline: float) -> RunResult:
-        op = snippets.recognise(code)
-        if isinstance(op, snippets.SendEvents):
-            self.send(op.events)
-        elif isinstance(op, snippets.EditJson):
-            self._edit_json(op)
-        else:
-            self._set_line(op)
-        return RunResult(0, "", "")
-
-    def _edit_json(self, op: snippets.EditJson) -> None:
-        path = confine(self.home, self.home, op.path)
-        doc = json.loads(path.read_text("utf-8")) if path.exists() else {}
-        for keys, value in op.sets:
-            node = doc
-            for k in keys[:-1]:
-                node = node.setdefault(k, {})
-            node[keys[-1]] = value
-        path.write_text(json.dumps(doc), "utf-8")
-
-    def _set_line(self, op: snippets.SetLine) -> None:
-        path = confine(self.home, self.home, op.relative)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        text = path.read_text("utf-8", "replace") if path.exists() else ""
-        line = f"{op.key}={op.value}"
-        rx = re.compile(rf"(?m)^#?\s*{re.escape(op.key)}=.*$")
-        if rx.search(text):
-            text = rx.sub(line, text)
-        else:
-            text += ("" if text.endswith("\n") or not text else "\n") + line + "\n"
-        path.write_text(text, "utf-8")
-
 
 def _alive(pid: int) -> bool:
     try:
@@ -363,13 +299,13 @@ def _alive(pid: int) -> bool:
 
 
 def _terminate(pid: int, timeout_s: float) -> None:
-    """SIGTERM ``pid`` (a clean shutdown saves settings), then SIGKILL its group."""
+    """SIGTERM the process group of ``pid`` (a clean shutdown saves settings), then SIGKILL."""
     try:
-        os.kill(pid, signal.SIGTERM)
+        os.killpg(pid, signal.SIGTERM)
     except ProcessLookupError:
         return
     deadline = time.monotonic() + timeout_s
-    while _alive(pid) and time.monotonic() < deadline:
+    while group_alive(pid) and time.monotonic() < deadline:
         time.sleep(0.05)
     try:
         os.killpg(pid, signal.SIGKILL)

@@ -1,8 +1,8 @@
 """The setup (and postconfig) step kinds of OSWorld's task files, run on an :class:`Episode`.
 
 ``launch`` starts a mapped program and waits for its window; ``execute`` / ``command`` run a
-command through the confined shell (``stdout`` saves its output for a ``cache_file``
-getter); ``sleep`` waits (at most :data:`MAX_SLEEP_S`); ``activate_window`` focuses a window;
+command in real bash inside the episode's sandbox, with a deadline (``stdout`` saves its
+output for a ``cache_file`` getter; a pyautogui ``python -c`` snippet is sent as input); ``sleep`` waits (at most :data:`MAX_SLEEP_S`); ``activate_window`` focuses a window;
 ``open`` opens a file of the home with the program for its kind. Any other kind is refused
 with the reason. A refused step stops the setup with a :class:`SetupError` naming the step.
 """
@@ -10,20 +10,19 @@ with the reason. A refused step stops the setup with a :class:`SetupError` namin
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import PurePath
 from typing import Any
 
 from gcc_envs.errors import GCCError
+from gcc_envs.osworld import commands
+from gcc_envs.osworld.commands import COMMAND_TIMEOUT_S, CommandError
 from gcc_envs.osworld.runtime import Episode
-from gcc_envs.osworld.shell_parse import ShellError
-from gcc_envs.osworld.shell_run import confine, run_argv, run_shell, split_simple
+from gcc_envs.osworld.snippets import pyautogui_events
 from gcc_envs.osworld.taskfile import Step
 
 #: Longest ``sleep`` step accepted (OSWorld's are a few seconds).
 MAX_SLEEP_S = 30.0
-#: Longest a command step may run.
-COMMAND_TIMEOUT_S = 30.0
 #: Programs that open a file of a kind (``open`` steps), by suffix.
 OPENERS = {".pptx": "libreoffice", ".odp": "libreoffice", ".docx": "libreoffice",
            ".odt": "libreoffice", ".xlsx": "libreoffice", ".ods": "libreoffice",
@@ -43,15 +42,8 @@ class SetupError(GCCError):
     """A setup or postconfig step that was refused or failed."""
 
 
-def _is_shell(params: Mapping[str, Any]) -> bool:
-    return params.get("shell") in (True, "true", "True", 1)
-
-
 def launch(ep: Episode, command: str | Sequence[str], shell: Any = False, **_: Any) -> None:
-    if isinstance(command, str):
-        env, argv = split_simple(command)
-    else:
-        env, argv = {}, list(command)
+    env, argv = commands.launch_words(command)
     ep.launch(argv, env)
 
 
@@ -59,10 +51,14 @@ def execute(
     ep: Episode, command: str | Sequence[str], shell: Any = False, stdout: str = "",
     stderr: str = "", **_: Any,
 ) -> None:  # fmt: skip
-    if isinstance(command, str):
-        result = run_shell(ep, command, COMMAND_TIMEOUT_S)
-    else:
-        result = run_argv(ep, list(command), COMMAND_TIMEOUT_S)
+    argv = commands.argv(command, shell)
+    events = pyautogui_events(argv)
+    if events is not None:
+        ep.send(events)
+        return
+    result = ep.run(argv, COMMAND_TIMEOUT_S)
+    if result.timed_out:
+        ep.notes.append(f"{str(command)[:60]!r} ran past {COMMAND_TIMEOUT_S:g} s; stopped")
     if result.stderr:
         ep.notes.append(f"{str(command)[:60]!r}: {result.stderr[:300]}")
     if result.returncode:
@@ -70,30 +66,29 @@ def execute(
     for name, text in ((stdout, result.stdout), (stderr, result.stderr)):
         if name:
             if PurePath(name).name != name:
-                raise ShellError(f"a cache file name has no folders, got {name!r}")
+                raise CommandError(f"a cache file name has no folders, got {name!r}")
             ep.cache[name] = text
-    ep.give_home()
 
 
 def sleep(ep: Episode, seconds: Any = 1.0, **_: Any) -> None:
     if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or seconds < 0:
-        raise ShellError(f"sleep needs a non-negative number of seconds, got {seconds!r}")
+        raise CommandError(f"sleep needs a non-negative number of seconds, got {seconds!r}")
     if seconds > MAX_SLEEP_S:
-        raise ShellError(f"sleep {seconds:g} s is longer than the {MAX_SLEEP_S:g} s allowed")
+        raise CommandError(f"sleep {seconds:g} s is longer than the {MAX_SLEEP_S:g} s allowed")
     time.sleep(seconds)
 
 
 def activate_window(ep: Episode, window_name: str, **_: Any) -> None:
     if not isinstance(window_name, str) or not window_name:
-        raise ShellError("activate_window needs a window_name")
+        raise CommandError("activate_window needs a window_name")
     ep.focus(window_name)
 
 
 def open_file(ep: Episode, path: str, **_: Any) -> None:
-    target = confine(ep.home, ep.home, path)
+    target = ep.inside(path)
     opener = OPENERS.get(target.suffix.lower())
     if opener is None:
-        raise ShellError(f"open: no program opens {target.suffix or 'files without a suffix'}")
+        raise CommandError(f"open: no program opens {target.suffix or 'files without a suffix'}")
     ep.launch([opener, str(target)])
 
 

@@ -57,6 +57,14 @@ class Slot:
             break
         else:
             raise BackendError(f"all {SLOTS} episode slots are taken on this machine")
+        try:
+            self._make(top, home_size)
+        except BaseException:
+            _remove(top / f"ep-{self.n}")
+            os.close(self._lock)
+            raise
+
+    def _make(self, top: Path, home_size: int | None) -> None:
         self.uid = self.gid = FIRST_UID + self.n
         self.dir = top / f"ep-{self.n}"
         _remove(self.dir)  # a stale one that the scan above raced with

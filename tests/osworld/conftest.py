@@ -1,4 +1,4 @@
-"""Fixtures of the OSWorld suite's tests: a folder probe, a fake shell host, one desktop env."""
+"""Fixtures of the OSWorld suite's tests: a probe over an episode sandbox, one desktop env."""
 
 from __future__ import annotations
 
@@ -8,24 +8,29 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from osworld_helpers import FakeHost, FolderProbe
+from osworld_helpers import FolderProbe
+
+from gcc_envs.sandbox import Sandbox, bwrap_missing
 
 
 @pytest.fixture
-def home(tmp_path: Path) -> Path:
-    h = tmp_path / "home"
-    (h / "Desktop").mkdir(parents=True)
-    return Path(os.path.realpath(h))
+def sandbox() -> Iterator[Sandbox]:
+    why = bwrap_missing()
+    if why is not None:
+        pytest.skip(why)
+    with Sandbox() as box:
+        yield box
 
 
 @pytest.fixture
-def probe(home: Path) -> FolderProbe:
-    return FolderProbe(home)
+def home(sandbox: Sandbox) -> Path:
+    (sandbox.home / "Desktop").mkdir(parents=True)
+    return Path(os.path.realpath(sandbox.home))
 
 
 @pytest.fixture
-def host(home: Path) -> FakeHost:
-    return FakeHost(home)
+def probe(sandbox: Sandbox, home: Path) -> FolderProbe:
+    return FolderProbe(sandbox)
 
 
 @pytest.fixture(scope="session")

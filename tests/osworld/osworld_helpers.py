@@ -1,10 +1,8 @@
-"""Helpers of the OSWorld suite's tests: a fake shell host, a probe over a folder."""
+"""Helpers of the OSWorld suite's tests: a probe over an episode sandbox's home (no screen)."""
 
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -12,35 +10,7 @@ import numpy as np
 
 from gcc_envs.core.probe import RunResult
 from gcc_envs.errors import GCCError
-from gcc_envs.osworld.snippets import recognise
-
-
-class FakeHost:
-    """A shell host over a temp home: real files, programs answered from a table."""
-
-    programs = frozenset({"gsettings", "dconf", "xdg-mime"})
-
-    def __init__(
-        self, home: Path, writable: bool = True, answers: Mapping[str, str] | None = None
-    ) -> None:
-        self.home = Path(os.path.realpath(home))
-        self.writable = writable
-        self.answers = dict(answers or {})
-        self.ran: list[list[str]] = []
-        self.snippets: list[object] = []
-
-    def run_program(
-        self, argv: Sequence[str], timeout_s: float, env: Mapping[str, str]
-    ) -> RunResult:
-        self.ran.append(list(argv))
-        return RunResult(0, self.answers.get(" ".join(argv), ""), "")
-
-    def python(self, code: str, deadline: float) -> RunResult:
-        self.snippets.append(recognise(code))
-        return RunResult(0, "", "")
-
-    def has_program(self, name: str) -> bool:
-        return shutil.which(name) is not None
+from gcc_envs.sandbox import Sandbox
 
 
 def _inside(home: Path, path: str | Path) -> Path:
@@ -52,27 +22,14 @@ def _inside(home: Path, path: str | Path) -> Path:
     return real
 
 
-def _run(argv: Sequence[str], env: Mapping[str, str], cwd: Path, timeout_s: float) -> RunResult:
-    proc = subprocess.Popen(list(argv), env=dict(env), cwd=cwd, stdin=subprocess.DEVNULL,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)  # fmt: skip
-    try:
-        out, err = proc.communicate(timeout=timeout_s)
-        return RunResult(
-            proc.returncode, out.decode("utf-8", "replace"), err.decode("utf-8", "replace")
-        )
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, 9)
-        out, err = proc.communicate()
-        return RunResult(-9, out.decode("utf-8", "replace"), err.decode("utf-8", "replace"), True)
-
-
 class FolderProbe:
-    """A probe over a home folder: files and commands, no screen."""
+    """A probe over a sandbox's home: files, and commands run inside the sandbox; no screen."""
 
-    def __init__(self, home: Path, env: Mapping[str, str] | None = None) -> None:
-        self.home = Path(os.path.realpath(home))
+    def __init__(self, sandbox: Sandbox) -> None:
+        self.sandbox = sandbox
+        self.home = Path(os.path.realpath(sandbox.home))
         self.files: dict[str, Path] = {}
-        self.env = dict(env if env is not None else os.environ) | {"HOME": str(self.home)}
+        self.env = {"HOME": str(self.home), "PATH": os.environ.get("PATH", "/usr/bin:/bin")}
 
     def screenshot(self) -> np.ndarray:
         return np.zeros((8, 8, 3), np.uint8)
@@ -95,4 +52,7 @@ class FolderProbe:
     def run(
         self, argv: Sequence[str], timeout_s: float = 10.0, env: Mapping[str, str] | None = None
     ) -> RunResult:
-        return _run(argv, {**self.env, **(env or {})}, self.home, timeout_s)
+        for root, dirs, files in os.walk(self.home):  # what the test wrote, to the episode
+            for name in (*dirs, *files):
+                os.lchown(os.path.join(root, name), self.sandbox.uid, self.sandbox.gid)
+        return self.sandbox.run(argv, timeout_s, env={**self.env, **(env or {})}, cwd=self.home)

@@ -125,55 +125,40 @@ def _hostile(config: list[dict], evaluator: dict | None = None) -> dict[str, Any
 
 
 @pytest.mark.parametrize(
-    "step",
+    ("step", "refused"),
     [
-        {
-            "type": "execute",
-            "parameters": {"command": "echo pwned > /tmp/osworld-hostile-{tag}", "shell": True},
-        },
-        {"type": "execute", "parameters": {"command": ["touch", "/tmp/osworld-hostile-{tag}"]}},
-        {
-            "type": "command",
-            "parameters": {"command": "cd /tmp && mkdir osworld-hostile-{tag}", "shell": True},
-        },
-        {
-            "type": "execute",
-            "parameters": {"command": ["python3", "-c", "open('/tmp/osworld-hostile-{tag}', 'w')"]},
-        },
-        {
-            "type": "launch",
-            "parameters": {"command": ["bash", "-c", "touch /tmp/osworld-hostile-{tag}"]},
-        },
-        {"type": "execute", "parameters": {"command": "sleep 100000", "shell": True}},
-        {"type": "execute", "parameters": {"command": ["sleep", "100000"]}},
-        {"type": "sleep", "parameters": {"seconds": 100000}},
-        {"type": "download", "parameters": {"files": [{"url": "http://x", "path": "/tmp/y"}]}},
+        ({"type": "execute",
+          "parameters": {"command": "echo pwned > /tmp/osworld-hostile-{tag}", "shell": True}}, False),
+        ({"type": "execute", "parameters": {"command": ["touch", "/tmp/osworld-hostile-{tag}"]}}, False),
+        ({"type": "command",
+          "parameters": {"command": "cd /tmp && mkdir osworld-hostile-{tag}", "shell": True}}, False),
+        ({"type": "execute",
+          "parameters": {"command": ["python3", "-c", "open('/tmp/osworld-hostile-{tag}', 'w')"]}},
+         False),
+        ({"type": "launch", "parameters": {"command": ["bash", "-c", "touch /tmp/osworld-hostile-{tag}"]}},
+         True),
+        ({"type": "sleep", "parameters": {"seconds": 100000}}, True),
+        ({"type": "download", "parameters": {"files": [{"url": "http://x", "path": "/tmp/y"}]}}, True),
     ],
-    ids=[
-        "shell-write",
-        "argv-touch",
-        "cd-mkdir",
-        "python",
-        "launch-bash",
-        "sleep-shell",
-        "sleep-argv",
-        "sleep-step",
-        "download",
-    ],  # fmt: skip
-)
-def test_hostile_setup_is_refused_reported_and_changes_nothing_outside(
-    osworld_env: Any, step: dict
+    ids=["shell-write", "argv-touch", "cd-mkdir", "python", "launch-bash", "sleep-step", "download"],
+)  # fmt: skip
+def test_hostile_setup_runs_in_the_sandbox_and_changes_nothing_outside(
+    osworld_env: Any, step: dict, refused: bool
 ) -> None:
+    """Commands run for real, in the episode's sandbox (its private /tmp); what cannot run at
+    all is refused with the reason."""
     tag = f"{os.getpid()}-{time.monotonic_ns()}"
     step = json.loads(json.dumps(step).replace("{tag}", tag))
     before = set(os.listdir("/tmp"))
     t0 = time.monotonic()
     _, info = osworld_env.reset(options={"task": _hostile([step])})
     assert time.monotonic() - t0 < 30, "a setup step ran past its timeout"
-    assert "setup_error" in info and info["setup_error"]
+    assert ("setup_error" in info) == refused, info.get("setup_error")
     assert not any(name.startswith("osworld-hostile-") for name in set(os.listdir("/tmp")) - before)
     _, _, _, _, end = osworld_env.step("DONE")
-    assert end["score"] == 0.0 and "setup failed" in " ".join(end["evaluation"]["notes"])
+    assert end["score"] == (0.0 if refused else 1.0), end["evaluation"]
+    if refused:
+        assert "setup failed" in " ".join(end["evaluation"]["notes"])
 
 
 def test_a_getter_path_traversal_reads_nothing_outside(osworld_env: Any, tmp_path: Path) -> None:

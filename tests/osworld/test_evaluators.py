@@ -156,11 +156,16 @@ def test_vm_file_traversal_in_a_task_scores_zero(home: Path, probe, tmp_path: Pa
     assert verdict.score == 0.0 and any("outside" in n for n in verdict.notes)
 
 
-def test_command_getter_runs_only_allowlisted_programs(probe) -> None:
+def test_command_getter_runs_real_bash_as_the_episodes_user(probe) -> None:
     ctx = Context(probe)
-    assert GETTERS["vm_command_line"](ctx, {"command": "cat /etc/passwd", "shell": True}) is None
-    assert GETTERS["vm_command_line"](ctx, {"command": ["id"]}) is None
-    assert GETTERS["vm_command_line"](ctx, {"command": "echo hi", "shell": True}) == "hi\n"
+    uid = str(probe.sandbox.uid)
+    assert GETTERS["vm_command_line"](ctx, {"command": ["id", "-u"]}) == uid + "\n"
+    out = GETTERS["vm_command_line"](
+        ctx, {"command": "echo hi | tr a-z A-Z; whoami", "shell": True}
+    )
+    assert out == "HI\nuser\n"
+    assert GETTERS["vm_command_line"](ctx, {"command": "touch /etc/x", "shell": True}) == ""
+    assert any("Read-only file system" in n for n in ctx.notes)
 
 
 @pytest.mark.parametrize("last", ["DONE", "FAIL", "WAIT", None])
