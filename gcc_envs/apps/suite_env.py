@@ -22,6 +22,7 @@ from gcc_envs.core.spec import SuiteSpec, SuiteTask, load
 from gcc_envs.core.task import Task, TaskStatus
 from gcc_envs.errors import GCCError
 from gcc_envs.judges import JudgedTask
+from gcc_envs.sandbox import Limits
 
 #: The ``state`` action mode's keys: letters, digits and the common named keys.
 KEYS: tuple[str, ...] = (
@@ -207,7 +208,8 @@ class SuiteEnv(GCCEnv):
         row = self.task_spec
         if row is None:
             return
-        self.episode = EpisodeDesktop(self.backend, self.np_random)
+        limits = Limits(home_size=self.suite.home_size) if self.suite.home_size else None
+        self.episode = EpisodeDesktop(self.backend, self.np_random, limits=limits)
         try:
             run_setup(self.episode, row.setup, self._kinds)
             task = self.task.inner if isinstance(self.task, JudgedTask) else self.task

@@ -231,6 +231,8 @@ class SuiteSpec:
     default_backend: str = "desktop"
     #: Desktop backend settings a plain ``gym.make`` uses (``{"screen_size": (1920, 1080)}``).
     desktop: Mapping[str, Any] = field(default_factory=dict)
+    #: Bytes of each episode's home filesystem, or None for the sandbox's default.
+    home_size: int | None = None
 
     def __post_init__(self) -> None:
         keys = [t.key for t in self.tasks]

@@ -67,20 +67,21 @@ class Sandbox:
     def _bwrap_args(self) -> list[str]:
         home = str(self.home)
         args = ["--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
-                "--unshare-cgroup-try", "--hostname", "gcc-episode",
+                "--unshare-cgroup-try", "--hostname", socket.gethostname(),
                 "--ro-bind", "/", "/", "--dev", "/dev", "--perms", "1777", "--tmpfs", "/dev/shm",
                 "--proc", "/proc"]  # fmt: skip
         for hidden in HIDDEN:
             if os.path.isdir(hidden) and not os.path.islink(hidden):
                 mode = "1777" if hidden.endswith("tmp") else "0755"  # /tmp, /var/tmp: anyone's
                 args += ["--perms", mode, "--tmpfs", hidden]
+        slots = str(self.slot.dir.parent)
+        for path in _python_paths():  # (never a hidden folder itself, nor one holding homes)
+            if any(path.startswith(h + "/") for h in HIDDEN) and not slots.startswith(path):
+                args += [*_parents(path, "0755"), "--ro-bind", path, path]
         args += _parents(home, "0711")
         args += ["--bind", home, INSIDE_HOME, "--bind", home, home,
                  "--ro-bind", str(self.slot.passwd), "/etc/passwd",
                  "--ro-bind", str(self.slot.group), "/etc/group"]  # fmt: skip
-        for path in _python_paths():
-            if any(path == h or path.startswith(h + "/") for h in HIDDEN):
-                args += [*_parents(path, "0755"), "--ro-bind", path, path]
         socket_path = _x_socket(self.display)
         if socket_path is not None:
             args += ["--perms", "0755", "--dir", os.path.dirname(socket_path),

@@ -127,7 +127,7 @@ def test_proc_sys_and_devices_are_not_writable(box: Sandbox) -> None:
                        "ls /dev; echo x > /dev/sda; hostname")  # fmt: skip
     assert Path("/proc/sys/kernel/hostname").read_text() == before
     assert "sda" not in result.stdout.split() and "vda" not in result.stdout.split()
-    assert result.stdout.split()[-1] == "gcc-episode"
+    assert result.stdout.split()[-1] == socket.gethostname()  # its own, named as the host's
 
 
 def test_the_network_is_the_episodes_own_loopback(box: Sandbox) -> None:
@@ -185,3 +185,12 @@ def test_a_closed_sandbox_refuses_and_leaves_nothing(box: Sandbox) -> None:
     assert not folder.exists()
     with pytest.raises(Exception, match="closed"):
         box.run(["true"])
+
+
+def test_the_home_stays_writable_when_the_import_path_names_tmp(make_sandbox, monkeypatch) -> None:
+    # a script run from /tmp puts /tmp on sys.path: it must not cover the private /tmp
+    monkeypatch.syspath_prepend("/tmp")
+    box = make_sandbox()
+    result = bash(box, f"touch {box.home}/a /home/user/b && ls {box.home}; ls /tmp")
+    assert result.stdout.split()[:2] == ["a", "b"], result
+    assert "gcc-sandbox" in result.stdout and len(result.stdout.split()) == 3

@@ -22,4 +22,7 @@ SUITE = SuiteSpec(
     env_class="gcc_envs.apps.software.suite_env:make_software_env",
     desktop={"screen_size": (1280, 800)},
     setup_steps="gcc_envs.apps.capcut.setup:setup_steps",
+    # Shotcut asks before exporting to a drive with under 25 GB free; the home is a tmpfs,
+    # which holds only what is written
+    home_size=32 << 30,
 )
