@@ -213,15 +213,25 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
+def warn_token_in_argv(token: str | None) -> None:
+    """A token given with --token is in the command line, which ps shows every user."""
+    if token:
+        print(
+            "gcc-gym: warning: --token is visible to every user of this machine in ps; "
+            "prefer --token-file PATH or GCC_REMOTE_TOKEN",
+            file=sys.stderr,
+        )
+
+
 def cmd_serve_desktop(args: argparse.Namespace) -> int:
     import os
 
     from gcc_envs.backends.desktop.server import ServerConfig, serve
     from gcc_envs.backends.desktop.service import ServiceConfig
-    from gcc_envs.backends.remote import TOKEN_ENV
+    from gcc_envs.httpd import read_token
 
     config = ServerConfig(
-        token=args.token or os.environ.get(TOKEN_ENV, ""),
+        token=read_token(args.token, args.token_file, os.environ),
         host=args.host,
         port=args.port,
         service=ServiceConfig(
@@ -234,6 +244,7 @@ def cmd_serve_desktop(args: argparse.Namespace) -> int:
             judge=args.judge,
         ),
     )
+    warn_token_in_argv(args.token)
     if args.host not in ("127.0.0.1", "localhost", "::1"):
         print(
             f"gcc-gym: warning: listening on {args.host}: anyone who can reach it with the token "
@@ -463,7 +474,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--keep-final", action="store_true", help="keep an ended episode on screen (no reset)"
     )
     sd = sub.add_parser("serve-desktop", help="serve this desktop to RemoteBackend over HTTP")
-    sd.add_argument("--token", help="bearer token clients must send (or GCC_REMOTE_TOKEN)")
+    sd.add_argument("--token-file", help="file holding the bearer token clients must send")
+    sd.add_argument("--token", help="the token itself (shown by ps; or GCC_REMOTE_TOKEN)")
     sd.add_argument("--host", default="127.0.0.1", help="address to bind (default: loopback)")
     sd.add_argument("--port", type=int, default=8765, help="port (0: any free port)")
     sd.add_argument("--display", help="X display to serve, e.g. :0 (default: start own Xvfb)")

@@ -169,18 +169,23 @@ def add_osworld_parser(sub: Any) -> None:
     r.set_defaults(func=cmd_osworld)
     s = osub.add_parser("serve", help="serve this display's OSWorld episodes (setup, scoring)")
     s.add_argument("--display", required=True, help="the X display serve-desktop serves (:N)")
-    s.add_argument("--token", required=True, help="shared secret (8+ characters)")
+    s.add_argument("--token-file", help="file holding the shared secret (8+ characters)")
+    s.add_argument("--token", help="the secret itself (shown by ps; or GCC_REMOTE_TOKEN)")
     s.add_argument("--host", default="127.0.0.1", help="interface to bind (loopback by default)")
     s.add_argument("--port", type=int, default=8766, help="0 picks a free port")
     s.set_defaults(func=cmd_serve)
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    from agents.cli import warn_token_in_argv
+    from gcc_envs.httpd import read_token
     from gcc_envs.osworld.remote import serve
 
+    token = read_token(args.token, args.token_file)
+    warn_token_in_argv(args.token)
     serve(
         args.display,
-        args.token,
+        token,
         args.host,
         args.port,
         lambda url: print(f"serving on {url}", flush=True),

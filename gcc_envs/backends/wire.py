@@ -12,26 +12,20 @@ True
 
 from __future__ import annotations
 
-import json
-import re
 import zlib
 from collections.abc import Mapping
-from typing import Any
 
 import cv2
 import numpy as np
 
 from gcc_envs.core import events as ev
 from gcc_envs.errors import BackendError, GCCError, InvalidActionError
+from gcc_envs.httpd import parse_json
 
 #: Event types a backend executes (DESIGN §3); the only ones the server accepts.
 PRIMITIVE_TYPES = ("KeyDown", "KeyUp", "MoveTo", "MoveBy", "MouseDown", "MouseUp", "Scroll")
-#: Largest request body the server reads, in bytes.
-MAX_BODY = 1 << 20
 #: Most events one request may carry.
 MAX_EVENTS = 1000
-#: Deepest nesting of lists and objects a request body may have (events need 2).
-MAX_JSON_DEPTH = 32
 #: Frame encodings: ``raw`` RGB bytes, ``zlib`` (level 1) of those, or ``png``.
 FRAME_FORMATS = ("raw", "zlib", "png")
 SHAPE_HEADER = "X-Frame-Shape"
@@ -57,48 +51,6 @@ def status_of(error: BaseException) -> int:
     if isinstance(error, GCCError):
         return 409
     return 500
-
-
-#: A JSON string; an unterminated one runs to the end (always matches: linear time).
-_STRING = re.compile(rb'"(?:[^"\\]|\\.)*+(?:"|\\?\Z)', re.S)
-_OPEN, _CLOSE = np.zeros(256, np.int8), np.zeros(256, np.int8)
-_OPEN[[ord("["), ord("{")]] = 1
-_CLOSE[[ord("]"), ord("}")]] = 1
-
-
-def json_depth(body: bytes) -> int:
-    """How deep lists and objects nest in ``body`` (brackets inside strings do not count).
-
-    >>> json_depth(b'[{"type": "KeyDown", "key": "["}]')
-    2
-    """
-    codes = np.frombuffer(_STRING.sub(b'""', body), np.uint8)
-    if not codes.size:
-        return 0
-    steps = _OPEN[codes].astype(np.int32) - _CLOSE[codes]
-    return int(np.cumsum(steps).max(initial=0))
-
-
-def parse_json(body: bytes) -> Any:
-    """The JSON value of a request body (empty → ``{}``), or :class:`InvalidActionError`.
-
-    >>> parse_json(b"[" * 1000 + b"]" * 1000)
-    Traceback (most recent call last):
-    ...
-    gcc_envs.errors.InvalidActionError: the request body nests deeper than 32 levels
-    """
-    if not body:
-        return {}
-    if json_depth(body) > MAX_JSON_DEPTH:  # json.loads would recurse into a RecursionError
-        raise InvalidActionError(f"the request body nests deeper than {MAX_JSON_DEPTH} levels")
-    try:
-        return json.loads(body)
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise InvalidActionError(f"the request body is not JSON: {e}") from None
-    except ValueError as e:  # e.g. an integer of more digits than Python converts
-        raise InvalidActionError(f"the request body holds a bad value: {str(e)[:100]}") from None
-    except RecursionError:
-        raise InvalidActionError("the request body nests too deep") from None
 
 
 def parse_events(body: bytes) -> list[ev.Event]:

@@ -1,58 +1,62 @@
 """OSWorld on another machine: an episode server next to ``gcc-gym serve-desktop``.
 
 A task's setup and evaluator act on the desktop's own files and programs, so they run where the
-desktop is: ``gcc-gym osworld serve --display :N --token T`` serves the episodes of that
+desktop is: ``gcc-gym osworld serve --display :N --token-file F`` serves the episodes of that
 display (start a task, report input, score it, end it), while ``gcc-gym serve-desktop
---display :N --token T`` serves its screen and input to a ``RemoteBackend``. The env then runs
+--display :N --token-file F`` serves its screen and input to a ``RemoteBackend``. The env then runs
 with ``backend="remote"`` and ``episodes="http://HOST:PORT"``: :class:`RemoteRunner` stands in
 for the local :class:`~gcc_envs.osworld.episode.EpisodeRunner`. The server takes task files as
 JSON data only (never code), needs the token (``Authorization: Bearer``), binds 127.0.0.1
-unless told otherwise, and runs one request at a time.
+unless told otherwise, and runs one request at a time; its connection handling (token before
+body, deadlines, limits, JSON errors) is :mod:`gcc_envs.httpd`'s.
 """
 
 from __future__ import annotations
 
-import hmac
 import http.client
 import json
 import logging
 import threading
 from collections.abc import Callable
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
+from gcc_envs import httpd
 from gcc_envs.errors import BackendError, GCCError
 from gcc_envs.osworld.episode import EpisodeRunner, Outcome
 from gcc_envs.osworld.taskfile import OSWorldTask, load_task
 
 log = logging.getLogger(__name__)
 
-MAX_BODY = 1 << 20  #: largest request body (a task file) in bytes
+MAX_BODY = httpd.MAX_BODY  #: largest request body (a task file) in bytes
+ROUTES = ("/start", "/input", "/finish", "/end")  #: each a POST of a JSON object
 
 
-class EpisodeServer(ThreadingHTTPServer):
+class EpisodeServer(httpd.Server):
     """Serves :class:`EpisodeRunner` on a display's desktop backend (see the module docstring)."""
 
-    daemon_threads = True
-
-    def __init__(self, display: str, token: str, host: str = "127.0.0.1", port: int = 0) -> None:
+    def __init__(
+        self,
+        display: str,
+        token: str,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        limits: httpd.Limits | None = None,
+    ) -> None:
         if not isinstance(token, str) or len(token) < 8:
             raise GCCError("the episode server needs a token of at least 8 characters")
         from gcc_envs.osworld.backends import make_backend
 
-        self.token = token
         self.lock = threading.Lock()
         self.backend = make_backend("desktop", None, display=display, kill_switch=None)
         self.backend.reset(None, None)
         self.backend.screen_size = tuple(self.backend.x.screen_size)  # the display's own size
         self.runner = EpisodeRunner(self.backend)
-        super().__init__((host, port), _Handler)
-
-    @property
-    def url(self) -> str:
-        host, port = self.server_address[:2]
-        return f"http://{host}:{port}"
+        try:
+            super().__init__((host, port), _Handler, token, limits)
+        except BaseException:
+            self.backend.close()
+            raise
 
     def answer(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
         with self.lock:
@@ -86,43 +90,28 @@ class EpisodeServer(ThreadingHTTPServer):
             super().server_close()
 
 
-class _Handler(BaseHTTPRequestHandler):
+class _Handler(httpd.JSONHandler):
+    """POST routes of JSON objects behind :class:`~gcc_envs.httpd.JSONHandler`'s checks."""
+
     server: EpisodeServer
-    protocol_version = "HTTP/1.1"
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
-        log.debug("%s " + format, self.address_string(), *args)
+    def status_of(self, error: Exception) -> int:
+        return 400 if isinstance(error, GCCError) else 500  # a task or its setup refused
 
-    def _reply(self, status: int, value: Any) -> None:
-        data = json.dumps(value).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def do_POST(self) -> None:  # noqa: N802 - http.server's naming
-        given = self.headers.get("Authorization", "")
-        if not hmac.compare_digest(given.encode(), f"Bearer {self.server.token}".encode()):
-            return self._reply(401, {"error": "missing or wrong token"})
-        length = int(self.headers.get("Content-Length") or 0)
-        if length > MAX_BODY:
-            return self._reply(413, {"error": f"body larger than {MAX_BODY} bytes"})
-        try:
-            body = json.loads(self.rfile.read(length) or b"{}")
-            if not isinstance(body, dict):
-                raise GCCError("the body must be a JSON object")
-            return self._reply(200, self.server.answer(self.path, body))
-        except KeyError:
-            return self._reply(404, {"error": f"no route {self.path}"})
-        except (GCCError, json.JSONDecodeError) as e:
-            return self._reply(400, {"error": str(e)})
+    def answer(self, method: str, url: SplitResult, body: bytes) -> httpd.Reply:
+        if method != "POST" or url.path not in ROUTES:
+            return httpd.json_reply(404, {"error": f"no route {method} {url.path}; POST {ROUTES}"})
+        value = httpd.parse_json(body)
+        if not isinstance(value, dict):
+            raise GCCError("the body must be a JSON object")
+        return httpd.json_reply(200, self.server.answer(url.path, value))
 
 
 def serve(display: str, token: str, host: str = "127.0.0.1", port: int = 8766,
-          announce: Callable[[str], None] = lambda url: None) -> None:  # fmt: skip
+          announce: Callable[[str], None] = lambda url: None,
+          limits: httpd.Limits | None = None) -> None:  # fmt: skip
     """Serve episodes of ``display`` until interrupted."""
-    server = EpisodeServer(display, token, host, port)
+    server = EpisodeServer(display, token, host, port, limits)
     try:
         announce(server.url)
         server.serve_forever(poll_interval=0.2)

@@ -6,7 +6,8 @@ host-resolver rules that send every name to ``127.0.0.1:P``, so ``https://twitte
 first byte of a connection and answers both (a certificate made at setup; Chromium is told to
 accept it). It renders ``DIR/site.json`` (:mod:`.content`), serves ``DIR/pdf/<id>.pdf``, and
 records every request in ``DIR/requests.jsonl`` and every post in ``DIR/posts.jsonl`` — what
-the checkers read. It binds 127.0.0.1 only.
+the checkers read. It binds 127.0.0.1 only and needs no token (only the episode's browser
+reaches it); its backlog and connection deadlines are :mod:`gcc_envs.httpd`'s.
 """
 
 from __future__ import annotations
@@ -17,11 +18,11 @@ import socket
 import ssl
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+from gcc_envs import httpd
 from gcc_envs.apps.chrome import pages
 
 TLS_HANDSHAKE = 0x16
@@ -30,8 +31,8 @@ SEARCH_HOSTS = frozenset(
 )
 
 
-class SitesServer(ThreadingHTTPServer):
-    daemon_threads = True
+class SitesServer(httpd.Server):
+    """Every site of ``root/site.json`` on ``127.0.0.1:port``, TLS or plain on one port."""
 
     def __init__(self, port: int, root: Path) -> None:
         self.root = root
@@ -41,10 +42,10 @@ class SitesServer(ThreadingHTTPServer):
         if (root / "cert.pem").is_file():
             self.tls = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
             self.tls.load_cert_chain(root / "cert.pem", root / "key.pem")
-        super().__init__(("127.0.0.1", port), Handler)
+        super().__init__(("127.0.0.1", port), Handler, token=None)
 
     def finish_request(self, request: Any, client_address: Any) -> None:
-        request.settimeout(10.0)
+        request.settimeout(self.limits.idle_s)  # the TLS handshake's deadline
         try:
             first = request.recv(1, socket.MSG_PEEK)
             if first and first[0] == TLS_HANDSHAKE and self.tls is not None:
@@ -64,9 +65,8 @@ class SitesServer(ThreadingHTTPServer):
         return [json.loads(line)["text"] for line in path.read_text().splitlines() if line]
 
 
-class Handler(BaseHTTPRequestHandler):
+class Handler(httpd.Handler):
     server: SitesServer
-    protocol_version = "HTTP/1.1"
 
     def log_message(self, format: str, *args: Any) -> None:  # quiet: requests go to the log
         return
@@ -129,8 +129,16 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:
         self._record()
-        length = min(int(self.headers.get("Content-Length") or 0), 1 << 16)
-        form = parse_qs(self.rfile.read(length).decode("utf-8", "replace"))
+        length = (self.headers.get("Content-Length") or "0").strip()
+        data = (
+            self.read_body(min(int(length), 1 << 16))
+            if length.isascii() and length.isdigit()
+            else None
+        )
+        if data is None:  # a bad length, or a body that did not arrive in time
+            self.close_connection = True
+            return self._send(400, b"", "text/plain")
+        form = parse_qs(data.decode("utf-8", "replace"))
         if self._host() in ("twitter.com", "x.com", "www.twitter.com", "www.x.com"):
             text = form.get("text", [""])[0]
             if text.strip():
