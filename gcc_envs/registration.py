@@ -49,6 +49,7 @@ DESKTOP_KWARGS = (
     "judge",
     "kill_switch",
     "draw_pointer",
+    "sandbox",
 )
 #: kwargs of ``gym.make`` that configure a remote backend (with target, launch and pause).
 REMOTE_KWARGS = ("url", "token", "timeout", "capture_format")

@@ -16,8 +16,9 @@ and window manager live in one, so they too end when the process holding them di
 What it does not isolate: one kernel and, per env, one X server shared by the episodes it runs.
 """
 
+from gcc_envs.sandbox.groups import inner_pid
 from gcc_envs.sandbox.holder import Lifeline, bwrap_missing
 from gcc_envs.sandbox.limits import Limits
 from gcc_envs.sandbox.sandbox import Sandbox, SandboxError
 
-__all__ = ["Lifeline", "Limits", "Sandbox", "SandboxError", "bwrap_missing"]
+__all__ = ["Lifeline", "Limits", "Sandbox", "SandboxError", "bwrap_missing", "inner_pid"]

@@ -1,4 +1,5 @@
-"""SIGKILL of the process holding a desktop env leaves nothing of it behind (one task a suite).
+"""A process holding a desktop env that dies without closing it — SIGKILL (one task a suite),
+or an uncaught exception — leaves nothing of it behind.
 
 A child process makes the env and resets it (the suite's programs and servers start), says
 where its episode lives, and is killed with SIGKILL. Within 5 s no process it started is
@@ -43,6 +44,9 @@ CHILD = textwrap.dedent("""
     u = env.unwrapped
     session = u.runner.running.session if hasattr(u, "runner") else getattr(u, "session", None) or u.episode
     print("READY", session.sandbox.uid, session.home, flush=True)
+    if sys.argv[2:] == ["raise"]:
+        sys.stdin.readline()
+        raise RuntimeError("the user's script fails without closing the env")
     time.sleep(600)
 """)
 
@@ -58,16 +62,19 @@ def _listening() -> set[str]:
     return out
 
 
-@pytest.mark.parametrize("env_id", sorted(TASKS))
-def test_sigkill_leaves_no_process_port_or_home(env_id: str) -> None:
+@pytest.mark.parametrize(
+    ("env_id", "how"),
+    [(env_id, "sigkill") for env_id in sorted(TASKS)] + [("GCC/Feishu-SendHiToCradle", "raise")],
+)
+def test_a_dead_env_process_leaves_no_process_port_or_home(env_id: str, how: str) -> None:
     if bwrap_missing():
         pytest.skip(bwrap_missing())
     missing = [p for p in ["Xvfb", "openbox", *TASKS[env_id]] if shutil.which(p) is None]
     if missing:
         pytest.skip(f"needs {', '.join(missing)}")
     ports = _listening()
-    child = subprocess.Popen([sys.executable, "-c", CHILD, env_id], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True)  # fmt: skip
+    child = subprocess.Popen([sys.executable, "-c", CHILD, env_id, how], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
     try:
         words = child.stdout.readline().split()
         assert words[:1] == ["READY"], child.stderr.read()[-2000:]
@@ -75,6 +82,10 @@ def test_sigkill_leaves_no_process_port_or_home(env_id: str) -> None:
         uid, home = int(words[1]), Path(words[2])
         assert home.is_dir() and processes_of(uid), "the episode's programs run as its own user"
     finally:
+        if how == "raise":  # an uncaught exception: the interpreter exits without close()
+            child.stdin.write("go\n")
+            child.stdin.flush()
+            assert child.wait(timeout=30) == 1
         child.send_signal(signal.SIGKILL)
         child.wait()
     gone = wait_until(lambda: not processes_of(uid) and not (started & _alive()), 5)

@@ -19,6 +19,8 @@ else the event is refused with :class:`BackendError`); a tap is held at least
 path releases what is held; a kill switch hotkey (:mod:`.killswitch`) stops all input.
 ``judge=`` decides success where a task cannot read the program (:mod:`.judge`); a
 state-file judge also provides the probe (and ``sim``) that privileged scripts read.
+``sandbox=True`` starts ``launch=`` inside an episode sandbox of its own
+(:class:`gcc_envs.sandbox.Sandbox`: its own user, home, processes and loopback network).
 """
 
 from __future__ import annotations
@@ -74,6 +76,7 @@ class DesktopBackend:
         judge: Any = None,
         kill_switch: Sequence[str] | None = DEFAULT_KILL_SWITCH,
         draw_pointer: bool = False,
+        sandbox: bool = False,
     ) -> None:
         if profile is not None:  # a game's LiveProfile: its window, pause method and size
             target = profile.window_title if target is None else target
@@ -112,6 +115,9 @@ class DesktopBackend:
         self.judge = judge
         self.kill_switch_keys = tuple(kill_switch) if kill_switch is not None else None
         self.draw_pointer = bool(draw_pointer)
+        if sandbox and launch is None:
+            raise GCCError("sandbox=True needs launch= (the program to start in the sandbox)")
+        self.sandboxed = bool(sandbox)
         #: Seconds the last focus / pause / resume took (measured; for reports and tests).
         self.timings: dict[str, float] = {}
         self._init_runtime()
@@ -121,6 +127,7 @@ class DesktopBackend:
         self.x: Any = None
         self._grabber: Any = None
         self.proc: subprocess.Popen[bytes] | None = None
+        self.sandbox: Any = None  # gcc_envs.sandbox.Sandbox of the launched program
         #: The probe a desktop suite attached for its checkers (``probe()`` returns it).
         self.desktop_probe: Any = None
         self.window: Any = None
@@ -152,6 +159,7 @@ class DesktopBackend:
         "judge",
         "kill_switch_keys",
         "draw_pointer",
+        "sandboxed",
         "timings",
     )
 
@@ -224,6 +232,9 @@ class DesktopBackend:
         from gcc_envs.backends.desktop.display import launch, stop_group
 
         assert self.launch_argv is not None
+        if self.sandboxed:
+            self._launch_sandboxed()
+            return
         if self.vdisplay is not None:
             self.proc = self.vdisplay.launch(self.launch_argv)
         else:
@@ -232,6 +243,20 @@ class DesktopBackend:
         criteria: dict[str, Any] = {"pid": self.proc.pid}
         if self.target is not None:
             criteria = {"title": self.target}
+        self.window = self.x.wait_window(self.window_timeout_s, **criteria)
+
+    def _launch_sandboxed(self) -> None:
+        from gcc_envs.sandbox import Sandbox, inner_pid
+
+        if self.sandbox is not None:
+            self.sandbox.close()  # the program exited: a fresh sandbox for the next one
+        self.sandbox = Sandbox(self.x.name)
+        env = {"DISPLAY": self.x.name, "HOME": str(self.sandbox.home),
+               "PATH": os.environ.get("PATH", "/usr/bin:/bin")}  # fmt: skip
+        self.proc = self.sandbox.spawn(self.launch_argv, env=env)
+        criteria: dict[str, Any] = {"title": self.target}
+        if self.target is None:  # the window names the program's pid as its namespace sees it
+            criteria = {"pid": inner_pid(self.proc.pid, self.window_timeout_s)}
         self.window = self.x.wait_window(self.window_timeout_s, **criteria)
 
     @property
@@ -258,8 +283,11 @@ class DesktopBackend:
             if self._killer is not None:
                 self._killer.close()
                 self._killer = None
-            if self.proc is not None and self.vdisplay is None:
+            if self.proc is not None and (self.vdisplay is None or self.sandbox is not None):
                 stop_group(self.proc)
+            if self.sandbox is not None:
+                self.sandbox.close()
+                self.sandbox = None
             if self._grabber is not None:
                 self._grabber.close()
             if self.x is not None:
