@@ -120,8 +120,10 @@ def test_the_local_site_binds_loopback_and_everything_is_gone_after_close(env_id
     assert host == "127.0.0.1"
     pids, home = episode.pids, episode.home
     assert pids and home.is_dir()
-    with socket.create_connection((host, int(port)), timeout=2):
+    with episode.connect(int(port), 2):  # on the episode's own loopback
         pass
+    with pytest.raises(OSError), socket.create_connection((host, int(port)), timeout=1):
+        pass  # not on this machine's
     env.close()
     assert not home.exists()
     for pid in pids:

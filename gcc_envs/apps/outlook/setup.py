@@ -84,17 +84,23 @@ def mail_server(session: Any, subject: str = "Urgent meeting", extra: str = "") 
     more = tuple(f.strip() for f in extra.split(",") if f.strip())
     mailbox = make_mailbox(seed, subject, more)
     write_maildir(root / "Maildir", mailbox)
-    user = pwd.getpwnam(MAIL_USER)
-    conf = DOVECOT_CONF.format(maildir=root / "Maildir", uid=user.pw_uid, gid=user.pw_gid,
-                               root=root)  # fmt: skip
+    # Dovecot runs as the episode's own user in its sandbox (unconfined: Debian's mail user,
+    # since it refuses root)
+    box = getattr(session, "sandbox", None)
+    if box is not None:
+        uid, gid = box.uid, box.gid
+    else:
+        user = pwd.getpwnam(MAIL_USER)
+        uid, gid = user.pw_uid, user.pw_gid
+    conf = DOVECOT_CONF.format(maildir=root / "Maildir", uid=uid, gid=gid, root=root)
     (root / "dovecot.conf").write_text(conf)
     for dirpath, _dirs, files in os.walk(root / "Maildir"):
-        os.chown(dirpath, user.pw_uid, user.pw_gid)
+        os.chown(dirpath, uid, gid)
         for f in files:
-            os.chown(os.path.join(dirpath, f), user.pw_uid, user.pw_gid)
+            os.chown(os.path.join(dirpath, f), uid, gid)
     _traversable(session, root / "Maildir")
     (root / "dovecot.log").touch()
-    os.chown(root / "dovecot.log", user.pw_uid, user.pw_gid)
+    os.chown(root / "dovecot.log", uid, gid)
     imap, smtp = session.free_port(), session.free_port()
     py = [sys.executable, "-m", "gcc_envs.apps.outlook.servers"]
     session.start_server([*py, "imap", "--port", str(imap), "--conf", str(root / "dovecot.conf")],
@@ -150,6 +156,10 @@ def _prefs(imap: int, smtp: int) -> dict[str, Any]:
         "mail.inappnotifications.enabled": False, "mail.uifirstrun": False,
         "mailnews.mark_message_read.delay": False, "network.dns.disableIPv6": True,
         "browser.dom.window.dump.enabled": False, "mail.tabs.drawInTitlebar": False,
+        # the episode's network is loopback alone: Thunderbird would start offline and not
+        # sync until it noticed (sometimes only after its first look at the folders)
+        "network.manage-offline-status": False, "offline.autoDetect": False,
+        "offline.startup_state": 2,  # always online
     }  # fmt: skip
 
 

@@ -240,7 +240,12 @@ class DesktopBackend:
         else:
             self.proc = launch(self.launch_argv, self.x.name)
             weakref.finalize(self, stop_group, self.proc)  # stopped even if never closed
-        criteria: dict[str, Any] = {"pid": self.proc.pid}
+        pid = self.proc.pid
+        if self.vdisplay is not None and self.vdisplay.namespaced:
+            from gcc_envs.sandbox import inner_pid
+
+            pid = inner_pid(pid, self.window_timeout_s)  # the pid its window names
+        criteria: dict[str, Any] = {"pid": pid}
         if self.target is not None:
             criteria = {"title": self.target}
         self.window = self.x.wait_window(self.window_timeout_s, **criteria)

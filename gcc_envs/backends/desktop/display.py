@@ -175,6 +175,12 @@ class VirtualDisplay:
         """The process environment for programs on this display."""
         return {**os.environ, "DISPLAY": self.name}
 
+    @property
+    def namespaced(self) -> bool:
+        """Whether its programs live in a PID namespace of their own (the PIDs their windows
+        name are then not this machine's: :func:`gcc_envs.sandbox.inner_pid`)."""
+        return self._lifeline is not None
+
     def launch(self, argv: Sequence[str]) -> subprocess.Popen[bytes]:
         """Start ``argv`` on this display in its own process group (ended by :meth:`close`)."""
         proc = launch(argv, self.name, self._lifeline)
