@@ -17,6 +17,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from gcc_envs.errors import BackendError
@@ -46,17 +47,10 @@ class Slot:
     def __init__(self, home_size: int | None) -> None:
         top = root()
         remove_stale(top)
-        for n in range(SLOTS):
-            fd = os.open(top / f"ep-{n}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                os.close(fd)
-                continue
-            self.n, self._lock = n, fd
-            break
-        else:
+        taken = first_free(top, "ep", range(SLOTS))
+        if taken is None:
             raise BackendError(f"all {SLOTS} episode slots are taken on this machine")
+        self.n, self._lock = taken
         try:
             self._make(top, home_size)
         except BaseException:
@@ -112,6 +106,27 @@ def _reaper(folder: Path, lock: int) -> tuple[subprocess.Popen[bytes], int]:
         os.close(life_r)
     os.set_inheritable(life_w, False)
     return proc, life_w
+
+
+def first_free(
+    top: Path, kind: str, numbers: Iterable[int], busy: Callable[[int], bool] = lambda n: False
+) -> tuple[int, int] | None:
+    """The first of ``numbers`` whose lock ``top/<kind>-<n>.lock`` no process holds and that is
+    not ``busy`` (asked before and after locking), with the lock now held (an open fd)."""
+    for n in numbers:
+        if busy(n):
+            continue
+        fd = os.open(top / f"{kind}-{n}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            continue
+        if busy(n):  # taken between the test and the lock
+            os.close(fd)
+            continue
+        return n, fd
+    return None
 
 
 def remove_stale(top: Path) -> list[Path]:

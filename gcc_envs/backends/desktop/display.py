@@ -48,25 +48,15 @@ _NUMBERS = range(200, 1200)
 
 def _lock_display() -> tuple[int, int]:
     """A display number no X server uses, and the lock (an open fd) that keeps it ours."""
-    import fcntl
+    from gcc_envs.sandbox.slots import first_free, root
 
-    from gcc_envs.sandbox.slots import root
+    def busy(n: int) -> bool:  # another X server's (one of ours writes no X lock file)
+        return os.path.exists(f"/tmp/.X{n}-lock") or _listening(f"/tmp/.X11-unix/X{n}")
 
-    top = root()
-    for n in _NUMBERS:
-        if os.path.exists(f"/tmp/.X{n}-lock") or _listening(f"/tmp/.X11-unix/X{n}"):
-            continue  # another X server's (one of ours holds no X lock file)
-        fd = os.open(top / f"display-{n}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            os.close(fd)
-            continue
-        if _listening(f"/tmp/.X11-unix/X{n}"):  # taken between the test and the lock
-            os.close(fd)
-            continue
-        return n, fd
-    raise BackendError(f"no free X display number in {_NUMBERS.start}..{_NUMBERS.stop - 1}")
+    taken = first_free(root(), "display", _NUMBERS, busy)
+    if taken is None:
+        raise BackendError(f"no free X display number in {_NUMBERS.start}..{_NUMBERS.stop - 1}")
+    return taken
 
 
 def _listening(path: str) -> bool:
