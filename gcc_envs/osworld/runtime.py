@@ -16,10 +16,8 @@ what OSWorld's tasks assume:
 from __future__ import annotations
 
 import logging
-import os
 import re
 import shutil
-import signal
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -30,7 +28,7 @@ from gcc_envs.core.probe import RunResult
 from gcc_envs.errors import GCCError
 from gcc_envs.osworld.apps import App, app_key, apps, find_app
 from gcc_envs.osworld.commands import CommandError
-from gcc_envs.sandbox.groups import group_alive
+from gcc_envs.sandbox.groups import terminate
 
 log = logging.getLogger(__name__)
 
@@ -275,7 +273,7 @@ class Episode:
         key = app_key(name)
         pids = self.running.pop(key, [])
         for pid in pids:
-            _terminate(pid, timeout_s)
+            terminate(pid, timeout_s)
         self.notes.append(f"pkill {name}: stopped {len(pids)} {key} program(s) of this episode")
 
     def focus(self, window_name: str) -> None:
@@ -296,21 +294,6 @@ def _alive(pid: int) -> bool:
             return f.read().rsplit(")", 1)[1].split()[0] != "Z"
     except (OSError, IndexError):
         return False
-
-
-def _terminate(pid: int, timeout_s: float) -> None:
-    """SIGTERM the process group of ``pid`` (a clean shutdown saves settings), then SIGKILL."""
-    try:
-        os.killpg(pid, signal.SIGTERM)
-    except ProcessLookupError:
-        return
-    deadline = time.monotonic() + timeout_s
-    while group_alive(pid) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    try:
-        os.killpg(pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 def event_sender(backend: Any) -> Callable[[Sequence[Event]], None]:

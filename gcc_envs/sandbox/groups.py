@@ -7,31 +7,42 @@ import os
 import signal
 import subprocess
 import time
+from collections.abc import Callable
 
 log = logging.getLogger(__name__)
 
 
 def stop_group(proc: subprocess.Popen[bytes], timeout_s: float = 3.0) -> None:
-    """End ``proc`` and its process group: SIGTERM, then SIGKILL after ``timeout_s``.
+    """End ``proc`` and its process group: SIGTERM, up to ``timeout_s`` for the program to
+    end, then SIGKILL to whatever of the group is left.
 
-    ``proc``'s own children are signalled too, and everything is waited for, not only
-    ``proc``: a program started in a namespace is the child of the ``nsenter`` that ``proc``
-    is, and may have left the group (an X server makes a group of its own).
+    ``proc``'s own children are signalled too: a program started in a namespace is the child
+    of the ``nsenter`` that ``proc`` is, and may have left the group (an X server makes a
+    group of its own).
     """
-    kids = children(proc.pid)
-    for sig in (signal.SIGTERM, signal.SIGKILL):
-        if _ended(proc, kids):
-            return
-        for send in (sig, signal.SIGCONT) if sig == signal.SIGTERM else (sig,):
-            _kill(-proc.pid, send)  # (a stopped program sees SIGTERM only once continued)
-            for kid in kids:
-                _kill(kid, send)
-        deadline = time.monotonic() + timeout_s
-        while time.monotonic() < deadline:
-            if _ended(proc, kids):
-                return
-            time.sleep(0.02)
-        log.warning("pid %d ignored %s; escalating", proc.pid, sig.name)
+    terminate(proc.pid, timeout_s, ended=lambda: proc.poll() is not None)
+    proc.poll()
+
+
+def terminate(pid: int, timeout_s: float, ended: Callable[[], bool] | None = None) -> None:
+    """SIGTERM the process group ``pid`` leads and ``pid``'s children (a clean exit saves
+    state), wait until ``pid`` and those children have ended (at most ``timeout_s``), then
+    SIGKILL the group and the children (helpers that ignore SIGTERM are not waited for)."""
+    kids = children(pid)
+    done = ended or (lambda: not _alive(pid))
+    for send in (signal.SIGTERM, signal.SIGCONT):  # a stopped program sees SIGTERM once continued
+        _kill(-pid, send)
+        for kid in kids:
+            _kill(kid, send)
+    deadline = time.monotonic() + timeout_s
+    while not (done() and not any(map(_alive, kids))):
+        if time.monotonic() > deadline:
+            log.warning("pid %d ignored SIGTERM for %g s; killing it", pid, timeout_s)
+            break
+        time.sleep(0.02)
+    _kill(-pid, signal.SIGKILL)
+    for kid in kids:
+        _kill(kid, signal.SIGKILL)
 
 
 def children(pid: int) -> list[int]:
@@ -41,10 +52,6 @@ def children(pid: int) -> list[int]:
             return [int(p) for p in f.read().split()]
     except OSError:
         return []
-
-
-def _ended(proc: subprocess.Popen[bytes], kids: list[int]) -> bool:
-    return proc.poll() is not None and not group_alive(proc.pid) and not any(map(_alive, kids))
 
 
 def _alive(pid: int) -> bool:
