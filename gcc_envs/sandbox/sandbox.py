@@ -37,6 +37,8 @@ HIDDEN = ("/tmp", "/var/tmp", "/home", "/root", "/run")
 #: user: there is no one else to become).
 SHIMS = Path(__file__).with_name("shims")
 _CLONE_NEWNET = 0x40000000
+#: The folder this ``gcc_envs`` is imported from (a checkout, or site-packages).
+_CHECKOUT = Path(__file__).resolve().parents[2]
 
 
 class SandboxError(BackendError):
@@ -106,6 +108,9 @@ class Sandbox:
         argv = _checked(argv)
         if self._closed or not self._holder.alive:
             raise SandboxError("the episode's sandbox is closed")
+        env = dict(env or {})
+        if argv[0] == sys.executable:  # this interpreter runs this checkout's modules there too
+            env.setdefault("PYTHONPATH", str(_CHECKOUT))
         full = [*self._holder.nsenter("mpniu"), "setpriv", f"--reuid={self.uid}",
                 f"--regid={self.gid}", "--clear-groups", "--no-new-privs", "--inh-caps=-all",
                 "--bounding-set=-all", "--", *self.limits.prlimit(command),
@@ -335,7 +340,7 @@ def _python_paths() -> list[str]:
     found = {os.path.realpath(p) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)}
     found.add(os.path.dirname(os.path.realpath(sys.executable)))
     found.update(os.path.realpath(p) for p in sys.path if p and os.path.isdir(p))
-    found.add(str(Path(__file__).resolve().parents[2]))  # this package's own checkout
+    found.add(str(_CHECKOUT))
     paths = sorted(p for p in found if p != "/")
     return [p for p in paths if not any(p.startswith(q + "/") for q in paths)]
 

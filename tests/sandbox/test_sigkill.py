@@ -9,6 +9,7 @@ ports and its episode folder are gone.
 
 from __future__ import annotations
 
+import os
 import shutil
 import signal
 import subprocess
@@ -51,15 +52,22 @@ CHILD = textwrap.dedent("""
 """)
 
 
-def _listening() -> set[str]:
-    """Local addresses of the host's listening TCP sockets."""
-    out = set()
+def _listening(pids: set[int]) -> set[str]:
+    """Inodes of the host's listening TCP sockets that one of ``pids`` holds."""
+    listening = set()
     for name in ("/proc/net/tcp", "/proc/net/tcp6"):
         for line in Path(name).read_text().splitlines()[1:]:
             fields = line.split()
             if fields[3] == "0A":
-                out.add(fields[1])
-    return out
+                listening.add(fields[9])
+    held = set()
+    for pid in pids:
+        try:
+            links = [os.readlink(f) for f in Path(f"/proc/{pid}/fd").iterdir()]
+        except OSError:
+            continue
+        held |= {link[8:-1] for link in links if link.startswith("socket:[")}
+    return listening & held
 
 
 @pytest.mark.parametrize(
@@ -72,7 +80,6 @@ def test_a_dead_env_process_leaves_no_process_port_or_home(env_id: str, how: str
     missing = [p for p in ["Xvfb", "openbox", *TASKS[env_id]] if shutil.which(p) is None]
     if missing:
         pytest.skip(f"needs {', '.join(missing)}")
-    ports = _listening()
     child = subprocess.Popen([sys.executable, "-c", CHILD, env_id, how], stdin=subprocess.PIPE,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
     try:
@@ -81,6 +88,7 @@ def test_a_dead_env_process_leaves_no_process_port_or_home(env_id: str, how: str
         started = set(descendants(child.pid, process_table()))
         uid, home = int(words[1]), Path(words[2])
         assert home.is_dir() and processes_of(uid), "the episode's programs run as its own user"
+        ports = _listening(started | {child.pid})
     finally:
         if how == "raise":  # an uncaught exception: the interpreter exits without close()
             child.stdin.write("go\n")
@@ -91,7 +99,7 @@ def test_a_dead_env_process_leaves_no_process_port_or_home(env_id: str, how: str
     gone = wait_until(lambda: not processes_of(uid) and not (started & _alive()), 5)
     assert gone, (processes_of(uid), started & _alive())
     assert wait_until(lambda: not home.parent.exists(), 5), "the episode's folder is left"
-    assert _listening() <= ports
+    assert not (_listening(_alive()) & ports)
 
 
 def _alive() -> set[int]:
