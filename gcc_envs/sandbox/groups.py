@@ -69,22 +69,6 @@ def _kill(pid: int, sig: int) -> None:
         pass
 
 
-def group_alive(pgid: int) -> bool:
-    """Whether a live (not zombie) process of process group ``pgid`` is left."""
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry.name}/stat", "rb") as f:
-                stat = f.read()
-        except OSError:
-            continue
-        fields = stat[stat.rindex(b")") + 2 :].split()
-        if int(fields[2]) == pgid and fields[0] != b"Z":
-            return True
-    return False
-
-
 def inner_pid(pid: int, timeout_s: float = 5.0) -> int:
     """The PID, as its own namespace sees it, of the program that ``nsenter`` (``pid``)
     started there (its one child)."""
