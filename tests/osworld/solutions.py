@@ -24,6 +24,20 @@ class Until:
     timeout_s: float = 30.0
 
 
+@dataclass(frozen=True)
+class Shows:
+    """Wait (sending nothing) until the screen's pixel at ``xy`` has colour ``rgb`` (within
+    ``tol`` per channel): a person sees a radio button or toggle take its new state. When it
+    does not within ``timeout_s``, the ``again`` items before it run once more (a click that
+    landed while the page was still being laid out)."""
+
+    xy: tuple[int, int]
+    rgb: tuple[int, int, int]
+    again: int = 1
+    tol: int = 40
+    timeout_s: float = 10.0
+
+
 # Chromium's settings pages, reached by their URL.
 _GO = (
     "pyautogui.hotkey('ctrl', 'l'); time.sleep(0.5); pyautogui.typewrite('{url}', interval=0.02); "
@@ -87,7 +101,7 @@ def _nav(url: str, title: str) -> list[str | Until]:
     return [_go(url), Until(title, again=1)]
 
 
-SOLUTIONS: dict[str, list[str | Until]] = {
+SOLUTIONS: dict[str, list[str | Until | Shows]] = {
     # chrome
     "030eeff7": [  # Do Not Track: the toggle, then the dialog's Confirm
         *_nav("chrome://settings/cookies", "^Settings - Third-party cookies"),
@@ -133,6 +147,7 @@ SOLUTIONS: dict[str, list[str | Until]] = {
     "99146c54": [  # delete site data when all windows close
         *_nav("chrome://settings/content/siteData", "^Settings - On-device site data"),
         "pyautogui.click(640, 428); time.sleep(1)",
+        Shows((640, 428), (13, 80, 186)),  # the radio button "Delete data ... when you close"
         "DONE",
     ],
     "af630914": [  # font size Large

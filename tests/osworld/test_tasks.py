@@ -10,11 +10,13 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import time
 from collections.abc import Iterator
 from typing import Any
 
+import numpy as np
 import pytest
-from solutions import SOLUTIONS, Until
+from solutions import SOLUTIONS, Shows, Until
 
 from gcc_envs.osworld.bundled import BUNDLED
 from gcc_envs.osworld.episode import needed_programs, unsupported
@@ -34,20 +36,35 @@ def table() -> Iterator[dict[str, dict[str, Any]]]:
             json.dump(rows, f, indent=1)
 
 
-def _looks(env: Any, until: Until) -> bool:
+def _looks(env: Any, until: Until | Shows) -> bool:
     """Whether the desktop comes to show what ``until`` waits for (then the screen settles)."""
     episode = env.unwrapped.runner.running.episode
+    if isinstance(until, Shows):
+        return _shows(episode.probe, until)
     if not episode.wait_title(until.title, until.timeout_s, present=not until.gone):
         return False
     episode.settle()
     return True
 
 
-def _play(env: Any, items: list[str | Until], replay: bool = True) -> dict[str, Any]:
+def _shows(probe: Any, want: Shows) -> bool:
+    """Whether the pixel ``want.xy`` comes to have the colour ``want.rgb``."""
+    x, y = want.xy
+    deadline = time.monotonic() + want.timeout_s
+    while True:
+        pixel = np.asarray(probe.screenshot())[y, x, :3].astype(int)
+        if np.abs(pixel - np.array(want.rgb)).max() <= want.tol:
+            return True
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.2)
+
+
+def _play(env: Any, items: list[str | Until | Shows], replay: bool = True) -> dict[str, Any]:
     """Send the actions of ``items``, waiting where an :class:`Until` says (see solutions.py)."""
     info: dict[str, Any] = {}
     for i, item in enumerate(items):
-        if isinstance(item, Until):
+        if isinstance(item, (Until, Shows)):
             seen = _looks(env, item)
             if not seen and replay and item.again:
                 info = _play(env, items[max(0, i - item.again) : i], replay=False)
@@ -65,7 +82,7 @@ def _play(env: Any, items: list[str | Until], replay: bool = True) -> dict[str, 
 
 
 def _episode(
-    env: Any, task_id: str, actions: list[str | Until]
+    env: Any, task_id: str, actions: list[str | Until | Shows]
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     _, start = env.reset(options={"task": task_id})
     info = _play(env, actions)
