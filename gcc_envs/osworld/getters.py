@@ -24,6 +24,7 @@ from gcc_envs.core.probe import DesktopProbe
 from gcc_envs.errors import GCCError
 from gcc_envs.osworld import commands
 from gcc_envs.osworld.commands import COMMAND_TIMEOUT_S
+from gcc_envs.osworld.filedata import FileData
 
 log = logging.getLogger(__name__)
 
@@ -62,10 +63,11 @@ class Context:
         return Path(self.probe.home)
 
 
-def read_text(ctx: Context, path: str) -> str | None:
-    """A file of the home as text; None (noted) when missing or outside the home."""
+def read_text(ctx: Context, path: str) -> FileData | None:
+    """A file of the home, its text with its bytes; None (noted) when missing or outside the
+    home."""
     try:
-        return ctx.probe.read_file(path).decode("utf-8", "replace")
+        return FileData(ctx.probe.read_file(path), path)
     except GCCError as e:
         ctx.notes.append(f"read {path!r}: {e}")
         return None
