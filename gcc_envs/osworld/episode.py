@@ -3,8 +3,10 @@
 ``start`` gives the episode a fresh session (its sandbox, home and session bus), opens a terminal for
 tasks of the Ubuntu desktop (``os`` in ``related_apps``: OSWorld's dock has one), runs the
 setup steps and waits for the screen to settle. ``finish`` runs the postconfig steps and the
-evaluator. ``end`` stops the episode's programs and removes its home. Unsupported tasks
-(``data/unsupported.toml``) load, show their instruction and score 0 with the reason.
+evaluator. ``end`` stops the episode's programs and removes its home. Tasks this machine
+cannot run (:func:`gcc_envs.osworld.support.support` says why, before anything starts) load,
+show their instruction and score 0 with the reason — an infeasible one 1 on a final ``FAIL``,
+as in OSWorld, whatever its setup did.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import json
 import logging
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -27,7 +29,7 @@ else:  # pragma: no cover - Python 3.10
 import numpy as np
 
 from gcc_envs.errors import GCCError
-from gcc_envs.osworld.evaluate import Verdict, score, unknown_parts
+from gcc_envs.osworld.evaluate import Verdict, score
 from gcc_envs.osworld.getters import Context
 from gcc_envs.osworld.runtime import (
     Episode,
@@ -36,6 +38,7 @@ from gcc_envs.osworld.runtime import (
     screen_placeholders,
 )
 from gcc_envs.osworld.setup import SetupError, run_steps
+from gcc_envs.osworld.support import support
 from gcc_envs.osworld.taskfile import OSWorldTask, Step, localize
 
 log = logging.getLogger(__name__)
@@ -138,9 +141,16 @@ class _Running:
 class EpisodeRunner:
     """Runs task episodes on a desktop backend's display (see the module docstring)."""
 
-    def __init__(self, backend: Any, *, window_timeout_s: float = 60.0) -> None:
+    def __init__(
+        self, backend: Any, *, window_timeout_s: float = 60.0, online: bool = True,
+        cached: Callable[[str], bool] = lambda url: False,
+    ) -> None:  # fmt: skip
         self.backend = backend
         self.window_timeout_s = window_timeout_s
+        #: Whether episodes may use the network (downloads, live websites).
+        self.online = online
+        #: Whether the file cache holds a URL (offline, a task's downloads must all be there).
+        self.cached = cached
         self.running: _Running | None = None
         #: When the agent's last input was sent (``time.monotonic()``).
         self.last_input = 0.0
@@ -153,13 +163,10 @@ class EpisodeRunner:
         """Set the task's desktop up; returns info entries (``unsupported``/``setup_error``)."""
         self.end()
         run = self.running = _Running(task)
-        reason = unsupported().get(task.id)
-        missing = unknown_parts(task.evaluator)
-        if reason is None and missing:
-            reason = f"its evaluator uses what this runner lacks: {', '.join(missing)}"
-        if reason is not None:
-            run.problem = f"unsupported: {reason}"
-            return {"unsupported": reason}
+        found = support(task, online=self.online, cached=self.cached)
+        if not found.runs:
+            run.problem = f"unsupported: {found.why()}"
+            return {"unsupported": found.why(), "unsupported_kind": found.kind}
         from gcc_envs.apps.episode import EpisodeDesktop
 
         run.session = EpisodeDesktop(
@@ -202,10 +209,13 @@ class EpisodeRunner:
         run = self.running
         if run is None:
             raise GCCError("no episode is running")
+        ev = run.task.evaluator
+        if ev.infeasible:  # OSWorld: a final FAIL is the answer, whatever the setup did
+            verdict = score(ev, None, last_action)
+            return Outcome(verdict.score, verdict, (run.problem,) if run.problem else ())
         if run.problem is not None:
             return Outcome(0.0, None, (run.problem,))
-        ev = run.task.evaluator
-        if ev.infeasible or last_action == "FAIL":
+        if last_action == "FAIL":
             return Outcome(score(ev, None, last_action).score, score(ev, None, last_action))
         assert run.episode is not None
         table = screen_placeholders(tuple(self.backend.screen_size))  # type: ignore[arg-type]

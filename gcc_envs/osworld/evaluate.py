@@ -57,7 +57,7 @@ def unknown_parts(evaluator: Evaluator) -> list[str]:
         kind = cfg.get("type")
         if cfg and kind not in GETTERS:
             missing.append(f"getter {kind}")
-    return missing
+    return list(dict.fromkeys(missing))
 
 
 def _read(ctx: Context, config: Any, notes: list[str]) -> Any:

@@ -18,6 +18,7 @@ from gcc_envs.errors import GCCError
 from gcc_envs.osworld import commands
 from gcc_envs.osworld.commands import COMMAND_TIMEOUT_S, CommandError
 from gcc_envs.osworld.runtime import Episode
+from gcc_envs.osworld.setup_browser import STEPS as BROWSER_STEPS
 from gcc_envs.osworld.snippets import pyautogui_events
 from gcc_envs.osworld.taskfile import Step
 
@@ -31,7 +32,6 @@ OPENERS = {".pptx": "libreoffice", ".odp": "libreoffice", ".docx": "libreoffice"
 #: Step kinds OSWorld has that cannot run here, with the reason.
 REFUSED = {
     "download": "downloads a file from the internet",
-    "chrome_open_tabs": "opens live websites",
     "googledrive": "needs a Google account",
     "login": "needs an account",
     "proxy": "needs a proxy server",
@@ -94,7 +94,7 @@ def open_file(ep: Episode, path: str, **_: Any) -> None:
 
 STEPS: dict[str, Callable[..., None]] = {
     "launch": launch, "execute": execute, "command": execute, "sleep": sleep,
-    "activate_window": activate_window, "open": open_file,
+    "activate_window": activate_window, "open": open_file, **BROWSER_STEPS,
 }  # fmt: skip
 
 

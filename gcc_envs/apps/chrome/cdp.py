@@ -1,8 +1,9 @@
-"""Chromium's DevTools HTTP endpoints on loopback: the open tabs, and closing one.
+"""Chromium's DevTools HTTP endpoints on loopback: the open tabs, opening and closing one.
 
 The checkers read the tabs' addresses through ``python -m gcc_envs.apps.chrome.cdp --port P
 tabs`` (run through the probe, output JSON); the closed-tab task's setup closes tabs with
-``close``. Only the HTTP endpoints are used (``/json/list``, ``/json/close/<id>``).
+``close``; OSWorld's ``chrome_open_tabs`` steps ``open_tab``. Only the HTTP endpoints are
+used (``/json/list``, ``/json/new?<url>``, ``/json/close/<id>``).
 """
 
 from __future__ import annotations
@@ -10,15 +11,17 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import urllib.parse
 import urllib.request
 from typing import Any
 
 from gcc_envs.errors import BackendError
 
 
-def _get(port: int, path: str, timeout_s: float = 5.0) -> bytes:
+def _get(port: int, path: str, timeout_s: float = 5.0, method: str = "GET") -> bytes:
+    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", method=method)
     try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=timeout_s) as r:
+        with urllib.request.urlopen(request, timeout=timeout_s) as r:
             return r.read()
     except OSError as e:
         raise BackendError(f"Chromium's DevTools on port {port} did not answer {path}: {e}") from e
@@ -32,6 +35,16 @@ def tabs(port: int) -> list[dict[str, Any]]:
         for t in targets
         if t.get("type") == "page"
     ]
+
+
+def open_tab(port: int, url: str) -> str:
+    """Open ``url`` in a new tab (Chromium wants ``PUT`` here); the new tab's id."""
+    if not url.startswith(("http://", "https://", "about:", "chrome://", "file://")):
+        raise BackendError(f"not a web address: {url!r}")
+    target = json.loads(
+        _get(port, "/json/new?" + urllib.parse.quote(url, safe=":/?&=#%+,;@~"), method="PUT")
+    )
+    return str(target["id"])
 
 
 def close(port: int, target: str) -> None:

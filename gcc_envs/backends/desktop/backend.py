@@ -30,7 +30,7 @@ import os
 import subprocess
 import time
 import weakref
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -376,6 +376,23 @@ class DesktopBackend:
         self._check_open()
         self._start()
         return self.x.wait_window(timeout_s, title=title)
+
+    def close_windows(self, match: Callable[[str, tuple[str, ...]], bool]) -> int:
+        """Ask the window manager to close every top-level window for which
+        ``match(title, wm_class)`` holds; how many were asked."""
+        wins = self._matching(match)
+        for win in wins:
+            self.x.ask_close(win)
+        return len(wins)
+
+    def count_windows(self, match: Callable[[str, tuple[str, ...]], bool]) -> int:
+        """How many top-level windows ``match(title, wm_class)`` holds for."""
+        return len(self._matching(match))
+
+    def _matching(self, match: Callable[[str, tuple[str, ...]], bool]) -> list[Any]:
+        self._check_open()
+        self._start()
+        return [w for w in self.x.clients() if match(self.x.title(w), self.x.wm_class(w))]
 
     def window_titles(self) -> list[str]:
         """Titles of the top-level client windows."""

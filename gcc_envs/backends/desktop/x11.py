@@ -404,6 +404,20 @@ class X11:
         xtest.fake_input(self.d, X.ButtonPress if down else X.ButtonRelease, number)
         self.d.sync()
 
+    def ask_close(self, win: Any) -> None:
+        """Ask the window manager to close ``win``, as its title bar's close button does
+        (``_NET_CLOSE_WINDOW``: the program may save its state, or ask first)."""
+        msg = protocol.event.ClientMessage(
+            window=win, client_type=self.atom("_NET_CLOSE_WINDOW"), data=(32, [X.CurrentTime, 2, 0, 0, 0])
+        )  # fmt: skip
+        try:
+            self.root.send_event(
+                msg, event_mask=X.SubstructureRedirectMask | X.SubstructureNotifyMask
+            )
+            self.d.sync()
+        except error.XError:  # gone meanwhile: closed all the same
+            pass
+
     def pressed_keycodes(self) -> set[int]:
         """Keycodes the server holds down now (XQueryKeymap)."""
         keymap = self.d.query_keymap()
