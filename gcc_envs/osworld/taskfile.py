@@ -31,8 +31,9 @@ from gcc_envs.errors import DataError
 #: The home folder OSWorld's task files assume.
 OSWORLD_HOME = "/home/user"
 _HOME_PREFIX = re.compile(r"/home/user(?=/|$|['\"\s;:)])")
-#: The domains (folders) of the bundled task files.
-DOMAINS = ("chrome", "gimp", "libreoffice_impress", "multi_apps", "os", "vlc", "vs_code")
+#: OSWorld's domains (the folders of its task files).
+DOMAINS = ("chrome", "gimp", "libreoffice_calc", "libreoffice_impress", "libreoffice_writer",
+           "multi_apps", "os", "thunderbird", "vlc", "vs_code")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -175,6 +176,8 @@ def bundled_paths() -> Iterator[tuple[str, Any]]:
     """``(domain, file)`` of every bundled task file, sorted by domain and id."""
     root = _bundled_root()
     for domain in DOMAINS:
+        if not root.joinpath(domain).is_dir():
+            continue
         files = [f for f in root.joinpath(domain).iterdir() if f.name.endswith(".json")]
         for f in sorted(files, key=lambda f: f.name):
             yield domain, f
