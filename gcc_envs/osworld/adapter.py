@@ -139,6 +139,11 @@ class DesktopEnv:
     def vm_screen_size(self) -> tuple[int, int]:
         return self.screen_size
 
+    @property
+    def vm_ip(self) -> str:
+        """Where OSWorld's VM would be: this machine (its ``run.py`` hands it to agents)."""
+        return "127.0.0.1"
+
     def reset(
         self, task_config: Mapping[str, Any] | str | None = None, seed: int | None = None,
         options: Mapping[str, Any] | None = None,
