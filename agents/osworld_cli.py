@@ -174,6 +174,84 @@ def add_osworld_parser(sub: Any) -> None:
     s.add_argument("--host", default="127.0.0.1", help="interface to bind (loopback by default)")
     s.add_argument("--port", type=int, default=8766, help="0 picks a free port")
     s.set_defaults(func=cmd_serve)
+    c = osub.add_parser("cache", help="the download cache of the task files' web files")
+    what = c.add_mutually_exclusive_group(required=True)
+    what.add_argument(
+        "--from",
+        dest="fill",
+        metavar="DIR",
+        help="add the files of DIR (DIR/<host>/<path> names https://<host>/<path>)",
+    )
+    what.add_argument(
+        "--fetch",
+        nargs="+",
+        metavar="TASK_FILE_OR_FOLDER",
+        help="download every URL these task files (or folders of them) name",
+    )
+    what.add_argument("--list", action="store_true", help="the entries: size, SHA-256, URL")
+    what.add_argument("--info", action="store_true", help="the folder, entries, total size")
+    c.add_argument(
+        "--prefix",
+        default="https://",
+        help="--from: the URL a file's path is appended to (default: mirror layout)",
+    )
+    c.add_argument(
+        "--cache-dir",
+        help="the cache folder (default: $GCC_OSWORLD_CACHE, else ~/.cache/gcc-gym/osworld)",
+    )
+    c.add_argument(
+        "--map",
+        action="append",
+        default=[],
+        metavar="PREFIX=REPLACEMENT",
+        help="fetch URLs starting with PREFIX from REPLACEMENT (a mirror)",
+    )
+    c.set_defaults(func=cmd_cache)
+
+
+def _task_files(paths: Sequence[str]) -> list[Path]:
+    found: list[Path] = []
+    for name in paths:
+        path = Path(name)
+        if path.is_dir():
+            found += sorted(path.rglob("*.json"))
+        elif path.is_file():
+            found.append(path)
+        else:
+            raise GCCError(f"{name}: no such task file or folder")
+    return found
+
+
+def cmd_cache(args: argparse.Namespace) -> int:
+    from gcc_envs.osworld.cache import CacheConfig, DownloadCache, parse_url_map
+    from gcc_envs.osworld.support import task_urls
+    from gcc_envs.osworld.taskfile import load_task
+
+    url_map = parse_url_map(" ".join(args.map)) if args.map else None
+    config = CacheConfig.from_env(root=Path(args.cache_dir) if args.cache_dir else None,
+                                  url_map=url_map)  # fmt: skip
+    cache = DownloadCache(config)
+    if args.list:
+        for e in cache.entries():
+            print(f"{e.size:>12}  {e.sha256[:12]}  {e.url}")
+    if args.list or args.info:
+        i = cache.info()
+        print(f"{i['root']}: {i['entries']} entries, {i['blobs']} files, "
+              f"{i['bytes'] / 2**20:.1f} MiB; {i['partial']} partial downloads "
+              f"({i['partial_bytes'] / 2**20:.1f} MiB)")  # fmt: skip
+        return 0
+    if args.fill:
+        counts = cache.fill_from(args.fill, args.prefix)
+        print(f"added {counts.added}, already cached {counts.cached}, "
+              f"skipped {counts.skipped}, failed {counts.failed}")  # fmt: skip
+    else:
+        urls = [u for f in _task_files(args.fetch) for u in task_urls(load_task(f))]
+        counts = cache.fetch_all(urls)
+        print(f"fetched {counts.added}, cached {counts.cached}, failed {counts.failed} "
+              f"({len(set(urls))} URLs)")  # fmt: skip
+    for error in counts.errors:
+        print(f"  {error}")
+    return 1 if counts.failed else 0
 
 
 def cmd_serve(args: argparse.Namespace) -> int:

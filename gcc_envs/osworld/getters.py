@@ -5,7 +5,8 @@ expected object, with ``/home/user`` already mapped to the episode's home). File
 with ``probe.read_file`` (paths outside the home read as missing and are noted), commands run
 in real bash inside the episode's sandbox with ``probe.run``. Where OSWorld's getter returns a downloaded
 file's path, these return the file's text (``None`` when it is missing), and the metrics take
-text. ``chrome_*`` getters read Chromium's profile at ``~/.config/google-chrome``.
+text; ``cloud_file`` reads the web's files through the download cache (:mod:`.cache`).
+``chrome_*`` getters read Chromium's profile at ``~/.config/google-chrome``.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from typing import Any
 from gcc_envs.core.probe import DesktopProbe
 from gcc_envs.errors import GCCError
 from gcc_envs.osworld import commands
+from gcc_envs.osworld.cache import DownloadCache
 from gcc_envs.osworld.commands import COMMAND_TIMEOUT_S
 from gcc_envs.osworld.filedata import FileData
 
@@ -57,6 +59,8 @@ class Context:
     cdp_port: int | None = None
     #: What a person should know about the reading (refused paths, failed commands).
     notes: list[str] = field(default_factory=list)
+    #: Where ``cloud_file`` reads files (None: ``DownloadCache.from_env()``).
+    downloads: DownloadCache | None = None
 
     @property
     def home(self) -> Path:
@@ -102,6 +106,34 @@ def get_vm_file(ctx: Context, config: Mapping[str, Any]) -> Any:
 
 def get_cache_file(ctx: Context, config: Mapping[str, Any]) -> str | None:
     return ctx.cache.get(str(config.get("path", "")))
+
+
+def get_cloud_file(ctx: Context, config: Mapping[str, Any]) -> FileData | list[FileData]:
+    """A file from the web, through the download cache, named ``dest``.
+
+    ``multi``: ``path`` and ``dest`` are lists; ``gives`` (default ``[0]``) picks which files
+    are returned, in index order: one gives a :class:`FileData`, several a list. Offline, a
+    file the cache lacks raises the cache's :class:`~.cache.NotCachedError`.
+    """
+    multi = config.get("multi", False)
+    multi = multi.lower() == "true" if isinstance(multi, str) else bool(multi)
+    paths, dests = config.get("path"), config.get("dest")
+    if not multi:
+        paths, dests = [paths], [dests]
+    if not isinstance(paths, list) or not isinstance(dests, list) or len(paths) != len(dests):
+        raise GCCError("cloud_file: 'path' and 'dest' must be lists of one length with multi")
+    if not all(isinstance(x, str) and x for x in (*paths, *dests)):
+        raise GCCError("cloud_file: each 'path' is a URL and each 'dest' a file name")
+    gives = config.get("gives", [0])
+    if (
+        not isinstance(gives, list)
+        or not gives
+        or any(type(i) is not int or i not in range(len(paths)) for i in gives)
+    ):
+        raise GCCError(f"cloud_file: 'gives' must list indices below {len(paths)}, got {gives!r}")
+    cache = ctx.downloads if ctx.downloads is not None else DownloadCache.from_env()
+    files = [FileData(cache.fetch(paths[i]).read_bytes(), dests[i]) for i in sorted(set(gives))]
+    return files[0] if len(files) == 1 else files
 
 
 def get_vm_command_line(ctx: Context, config: Mapping[str, Any]) -> str | None:

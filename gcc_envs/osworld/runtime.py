@@ -27,6 +27,7 @@ from gcc_envs.core.events import Event
 from gcc_envs.core.probe import RunResult
 from gcc_envs.errors import GCCError
 from gcc_envs.osworld.apps import App, app_key, apps, find_app
+from gcc_envs.osworld.cache import DownloadCache
 from gcc_envs.osworld.commands import CommandError
 from gcc_envs.sandbox.groups import terminate
 
@@ -83,6 +84,8 @@ class Episode:
         self.cdp_port: int | None = None
         #: What postconfig steps saved (``"stdout": NAME``), by name.
         self.cache: dict[str, str] = {}
+        #: Where ``download`` steps fetch files (None: ``DownloadCache.from_env()``).
+        self.downloads: DownloadCache | None = None
         #: What happened that a person should know (mapped commands, ignored variables).
         self.notes: list[str] = []
         self._ports: dict[str, int] = {}

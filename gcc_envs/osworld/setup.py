@@ -3,19 +3,24 @@
 ``launch`` starts a mapped program and waits for its window; ``execute`` / ``command`` run a
 command in real bash inside the episode's sandbox, with a deadline (``stdout`` saves its
 output for a ``cache_file`` getter; a pyautogui ``python -c`` snippet is sent as input); ``sleep`` waits (at most :data:`MAX_SLEEP_S`); ``activate_window`` focuses a window;
-``open`` opens a file of the home with the program for its kind. Any other kind is refused
-with the reason. A refused step stops the setup with a :class:`SetupError` naming the step.
+``open`` opens a file of the home with the program for its kind; ``download`` fetches files
+through the download cache (:mod:`.cache`; offline: only what it holds) and copies them into
+the home, owned by the episode's user. Any other kind is refused with the reason. A refused
+step stops the setup with a :class:`SetupError` naming the step.
 """
 
 from __future__ import annotations
 
+import os
+import shutil
 import time
 from collections.abc import Callable, Sequence
-from pathlib import PurePath
+from pathlib import Path, PurePath
 from typing import Any
 
 from gcc_envs.errors import GCCError
 from gcc_envs.osworld import commands
+from gcc_envs.osworld.cache import DownloadCache
 from gcc_envs.osworld.commands import COMMAND_TIMEOUT_S, CommandError
 from gcc_envs.osworld.runtime import Episode
 from gcc_envs.osworld.setup_browser import STEPS as BROWSER_STEPS
@@ -31,7 +36,6 @@ OPENERS = {".pptx": "libreoffice", ".odp": "libreoffice", ".docx": "libreoffice"
            ".mp4": "vlc", ".mkv": "vlc", ".mp3": "vlc", ".html": "google-chrome"}  # fmt: skip
 #: Step kinds OSWorld has that cannot run here, with the reason.
 REFUSED = {
-    "download": "downloads a file from the internet",
     "googledrive": "needs a Google account",
     "login": "needs an account",
     "proxy": "needs a proxy server",
@@ -92,9 +96,62 @@ def open_file(ep: Episode, path: str, **_: Any) -> None:
     ep.launch([opener, str(target)])
 
 
+def download(ep: Episode, files: Any, **_: Any) -> None:
+    """Fetch each ``{"url", "path"}`` through the cache, copy it to its path in the home."""
+    if not isinstance(files, list) or not files:
+        raise CommandError("download needs a list of files, each {'url': ..., 'path': ...}")
+    wanted = []
+    for f in files:  # every path checked before anything is fetched
+        if not isinstance(f, dict) or not isinstance(f.get("url"), str) or not f.get("path"):
+            raise CommandError(
+                f"download: each file is {{'url': ..., 'path': ...}}, got {f!r:.120}"
+            )
+        wanted.append((f["url"], ep.inside(str(f["path"]))))
+    cache = ep.downloads if ep.downloads is not None else DownloadCache.from_env()
+    home = Path(os.path.realpath(ep.home))
+    try:
+        for url, target in wanted:
+            copy_into_home(cache.fetch(url), target, home)
+    finally:
+        ep.give_home()
+
+
+def copy_into_home(blob: Path, target: Path, home: Path) -> None:
+    """Copy ``blob`` to ``target`` inside ``home``, creating its folders; each folder is opened
+    without following links (one the episode's programs swap in meanwhile is refused, not
+    followed) and a new file is renamed into place (a hard link there is not written through)."""
+    rel = target.relative_to(home).parts
+    if not rel:
+        raise CommandError("download: the path names the home itself, not a file in it")
+    fd = os.open(home, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        for name in rel[:-1]:
+            try:
+                os.mkdir(name, 0o755, dir_fd=fd)
+            except FileExistsError:
+                pass
+            inner = os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
+            os.close(fd)
+            fd = inner
+        tmp = f".{rel[-1][:200]}.{os.getpid()}.download"
+        out = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644, dir_fd=fd)
+        try:
+            with open(blob, "rb") as src, os.fdopen(out, "wb") as dst:
+                shutil.copyfileobj(src, dst, 1 << 20)
+            os.replace(tmp, rel[-1], src_dir_fd=fd, dst_dir_fd=fd)
+        except BaseException:
+            os.unlink(tmp, dir_fd=fd)
+            raise
+    except OSError as e:
+        raise CommandError(f"download: cannot write {target}: {e}") from e
+    finally:
+        os.close(fd)
+
+
 STEPS: dict[str, Callable[..., None]] = {
     "launch": launch, "execute": execute, "command": execute, "sleep": sleep,
-    "activate_window": activate_window, "open": open_file, **BROWSER_STEPS,
+    "activate_window": activate_window, "open": open_file, "download": download,
+    **BROWSER_STEPS,
 }  # fmt: skip
 
 
