@@ -19,17 +19,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from gcc_envs.osworld.cache import DownloadCache  # noqa: E402
 from gcc_envs.osworld.support import KINDS, Support, support  # noqa: E402
 from gcc_envs.osworld.taskfile import load_task  # noqa: E402
 from gcc_envs.osworld.taskset import expand  # noqa: E402
-
-
-def _cached() -> object:
-    try:
-        from gcc_envs.osworld.cache import FileCache
-    except ImportError:  # no cache module: nothing is cached
-        return lambda url: False
-    return FileCache().has
 
 
 def _parts(s: Support) -> list[str]:
@@ -58,11 +51,11 @@ def main(argv: list[str] | None = None) -> int:
         from gcc_envs.osworld.bundled import BUNDLED
 
         sources = [t for _, t, _ in BUNDLED]
-    cached = _cached()
+    cached = DownloadCache.from_env().has
     rows = []
     for source in sources:
         task = load_task(source)
-        on, off = support(task, online=True), support(task, online=False, cached=cached)  # type: ignore[arg-type]
+        on, off = support(task, online=True), support(task, online=False, cached=cached)
         rows.append((task, on, off))
     by_domain: dict[str, list[int]] = collections.defaultdict(lambda: [0, 0, 0])
     for task, on, off in rows:

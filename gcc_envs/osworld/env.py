@@ -14,6 +14,7 @@ from gcc_envs.core.backend import Backend
 from gcc_envs.core.env import GCCEnv
 from gcc_envs.core.task import Task, TaskStatus
 from gcc_envs.errors import GCCError
+from gcc_envs.osworld.cache import CacheConfig
 from gcc_envs.osworld.episode import EpisodeRunner, Outcome
 from gcc_envs.osworld.taskfile import OSWorldTask, load_task
 
@@ -92,7 +93,9 @@ class OSWorldEnv(GCCEnv):
     ## Starting State
     The task's setup has run (programs started and painted). ``info["instruction"]``,
     ``info["task_id"]``, ``info["domain"]``, ``info["setup_s"]``, and when it applies
-    ``info["unsupported"]`` (reason; the task then scores 0) or ``info["setup_error"]``.
+    ``info["unsupported"]`` (reason, and ``unsupported_kind``: setting, account, part,
+    program or network; the task then scores 0, an infeasible one 1 on ``FAIL``) or
+    ``info["setup_error"]``.
     ``GCC/OSWorld`` reset without a task is a bare desktop (not scored), as OSWorld's.
 
     ## Episode End
@@ -105,6 +108,9 @@ class OSWorldEnv(GCCEnv):
     ``time_mode`` (``"realtime"``: the desktop's programs run between steps; ``"paused"``
     changes nothing here, nothing is paused), ``step_seconds`` (0.5: the least a step lasts,
     for the screen to follow).
+    ``downloads`` (a :class:`gcc_envs.osworld.cache.CacheConfig`: the download cache's folder,
+    ``offline``, a URL map; default from ``GCC_OSWORLD_CACHE``/``GCC_OSWORLD_OFFLINE``/
+    ``GCC_OSWORLD_URL_MAP``): where ``download`` steps and ``cloud_file`` getters find files.
     On another machine: ``backend="remote"`` with ``url``/``token`` of its ``gcc-gym
     serve-desktop`` and ``episodes=`` the URL of its ``gcc-gym osworld serve``
     (``episodes_token``, else ``GCC_REMOTE_TOKEN``).
@@ -130,6 +136,7 @@ class OSWorldEnv(GCCEnv):
         episodes_token: str | None = None,
         judge: Any = None,
         wall_clock: Any = None,
+        downloads: CacheConfig | None = None,
     ) -> None:
         if not (isinstance(max_steps, int) and max_steps > 0):
             raise GCCError(f"max_steps must be a positive int, got {max_steps!r}")
@@ -161,7 +168,7 @@ class OSWorldEnv(GCCEnv):
 
             token = episodes_token or os.environ.get("GCC_REMOTE_TOKEN", "")
             runner = RemoteRunner(episodes, token)  # type: ignore[assignment]
-        self.runner = runner if runner is not None else EpisodeRunner(backend)
+        self.runner = runner if runner is not None else EpisodeRunner(backend, downloads=downloads)
         self._started: dict[str, Any] = {}
         self._setup_s = 0.0
 

@@ -15,7 +15,7 @@ import json
 import logging
 import sys
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -29,6 +29,7 @@ else:  # pragma: no cover - Python 3.10
 import numpy as np
 
 from gcc_envs.errors import GCCError
+from gcc_envs.osworld.cache import CacheConfig, DownloadCache
 from gcc_envs.osworld.evaluate import Verdict, score
 from gcc_envs.osworld.getters import Context
 from gcc_envs.osworld.runtime import (
@@ -142,15 +143,16 @@ class EpisodeRunner:
     """Runs task episodes on a desktop backend's display (see the module docstring)."""
 
     def __init__(
-        self, backend: Any, *, window_timeout_s: float = 60.0, online: bool = True,
-        cached: Callable[[str], bool] = lambda url: False,
-    ) -> None:  # fmt: skip
+        self, backend: Any, *, window_timeout_s: float = 60.0, downloads: CacheConfig | None = None
+    ) -> None:
         self.backend = backend
         self.window_timeout_s = window_timeout_s
-        #: Whether episodes may use the network (downloads, live websites).
-        self.online = online
-        #: Whether the file cache holds a URL (offline, a task's downloads must all be there).
-        self.cached = cached
+        #: The download cache's config; None: read from ``GCC_OSWORLD_*`` at each episode.
+        #: Offline, a task runs only when every file it downloads is in the cache.
+        self.downloads_config = downloads
+        self.downloads = (
+            DownloadCache(downloads) if downloads is not None else DownloadCache.from_env()
+        )
         self.running: _Running | None = None
         #: When the agent's last input was sent (``time.monotonic()``).
         self.last_input = 0.0
@@ -163,7 +165,9 @@ class EpisodeRunner:
         """Set the task's desktop up; returns info entries (``unsupported``/``setup_error``)."""
         self.end()
         run = self.running = _Running(task)
-        found = support(task, online=self.online, cached=self.cached)
+        if self.downloads_config is None:
+            self.downloads = DownloadCache.from_env()
+        found = support(task, online=not self.downloads.config.offline, cached=self.downloads.has)
         if not found.runs:
             run.problem = f"unsupported: {found.why()}"
             return {"unsupported": found.why(), "unsupported_kind": found.kind}
@@ -177,6 +181,7 @@ class EpisodeRunner:
         ep = run.episode = Episode(
             run.session, run.probe, event_sender(self.backend), screen_size=size, window_timeout_s=self.window_timeout_s,
         )  # fmt: skip
+        ep.downloads = self.downloads
         table = screen_placeholders(size)  # type: ignore[arg-type]
         try:
             ep.prepare()
@@ -202,7 +207,7 @@ class EpisodeRunner:
         if run is None or run.episode is None:
             raise GCCError("no episode is running")
         ep = run.episode
-        return Context(run.probe, ep.argv, ep.cache, ep.cdp_port)
+        return Context(run.probe, ep.argv, ep.cache, ep.cdp_port, downloads=self.downloads)
 
     def finish(self, last_action: str | None) -> Outcome:
         """Postconfig and evaluator of the running episode (``last_action``: DONE, FAIL...)."""
