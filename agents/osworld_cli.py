@@ -96,7 +96,9 @@ def run_task(env: gym.Env, policy: Any, task: str) -> dict[str, Any]:
 
 
 def domain_table(records: Sequence[dict[str, Any]]) -> str:
-    """Markdown: success rate (mean score) and task count per domain, then OSWorld's groups."""
+    """Markdown: success rate (mean score) and task count per domain, with the tasks that could
+    not run (unsupported here, or their setup failed) shown apart but counted as failures in
+    the rates, as OSWorld counts them; then OSWorld's groups."""
 
     def rate(rows: Sequence[dict[str, Any]]) -> str:
         return (
@@ -105,9 +107,15 @@ def domain_table(records: Sequence[dict[str, Any]]) -> str:
             else "–"
         )
 
+    def not_run(rows: Sequence[dict[str, Any]]) -> str:
+        return f"{sum('unsupported' in r for r in rows)} / {sum('setup_error' in r for r in rows)}"
+
     domains = sorted({r["domain"] for r in records})
-    lines = ["| domain | success (tasks) |", "|---|---|"]
-    lines += [f"| {d} | {rate([r for r in records if r['domain'] == d])} |" for d in domains]
+    lines = ["| domain | success (tasks) | not run: unsupported / setup failed |", "|---|---|---|"]
+    for d in domains:
+        rows = [r for r in records if r["domain"] == d]
+        lines.append(f"| {d} | {rate(rows)} | {not_run(rows)} |")
+    lines.append(f"| **all** | {rate(records)} | {not_run(records)} |")
     head = [*GROUPS, "Overall"]
     cells = [rate([r for r in records if r["domain"] in GROUPS[g]]) for g in GROUPS]
     lines += ["", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
@@ -118,8 +126,9 @@ def domain_table(records: Sequence[dict[str, Any]]) -> str:
 def cmd_osworld(args: argparse.Namespace) -> int:
     import gcc_envs  # noqa: F401 - registers the ids
     from gcc_envs.osworld.bundled import BUNDLED
+    from gcc_envs.osworld.taskset import expand
 
-    tasks = list(args.tasks) or [task_id for _, task_id, _ in BUNDLED]
+    tasks = expand(args.tasks) if args.tasks else [task_id for _, task_id, _ in BUNDLED]
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     env = gym.make("GCC/OSWorld", max_episode_steps=args.max_steps, max_steps=args.max_steps,
@@ -154,8 +163,10 @@ def add_osworld_parser(sub: Any) -> None:
         "run", help="run a policy on task files; per-task results, per-domain table"
     )
     r.add_argument(
-        "tasks", nargs="*", metavar="TASK_FILE", help="task files or bundled ids (all 44)"
-    )
+        "tasks", nargs="*", metavar="TASK",
+        help="task files, folders of them, OSWorld index files (test_all.json) or bundled ids "
+        "(default: the 44 bundled)",
+    )  # fmt: skip
     r.add_argument("--policy", default="noop", help=f"one of {', '.join(POLICIES)}")
     r.add_argument("--out", default="runs/osworld", help="folder for results and the table")
     r.add_argument("--max-steps", type=int, default=15, help="steps per task (OSWorld: 15)")
@@ -174,6 +185,16 @@ def add_osworld_parser(sub: Any) -> None:
     s.add_argument("--host", default="127.0.0.1", help="interface to bind (loopback by default)")
     s.add_argument("--port", type=int, default=8766, help="0 picks a free port")
     s.set_defaults(func=cmd_serve)
+    u = osub.add_parser(
+        "support", help="which tasks this machine can run, and why not (runs nothing)"
+    )
+    u.add_argument("tasks", nargs="*", metavar="TASK", help="as for run (default: the 44 bundled)")
+    u.add_argument(
+        "--offline", action="store_true", help="with no network: downloads only from the cache"
+    )
+    u.add_argument("--json", help="write every task's reasons (online and offline) here")
+    u.add_argument("--quiet", action="store_true", help="the table only, no line per blocked task")
+    u.set_defaults(func=cmd_support)
     c = osub.add_parser("cache", help="the download cache of the task files' web files")
     what = c.add_mutually_exclusive_group(required=True)
     what.add_argument(
@@ -252,6 +273,60 @@ def cmd_cache(args: argparse.Namespace) -> int:
     for error in counts.errors:
         print(f"  {error}")
     return 1 if counts.failed else 0
+
+
+def support_rows(sources: Sequence[str]) -> list[tuple[Any, Any, Any]]:
+    """``(task, online, offline)`` for each task: :func:`support` with the network, and
+    offline with the download cache as it is."""
+    from gcc_envs.osworld.cache import DownloadCache
+    from gcc_envs.osworld.support import support
+    from gcc_envs.osworld.taskfile import load_task
+
+    cached = DownloadCache.from_env().has
+    rows = []
+    for source in sources:
+        task = load_task(source)
+        rows.append((task, support(task, online=True), support(task, online=False, cached=cached)))
+    return rows
+
+
+def support_table(rows: Sequence[tuple[Any, Any, Any]]) -> str:
+    """Markdown: tasks per domain, how many run online and offline; what stops the rest."""
+    from collections import Counter
+
+    from gcc_envs.osworld.support import KINDS
+
+    domains = sorted({t.domain for t, _, _ in rows})
+    lines = ["| domain | tasks | run online | run offline |", "|---|---|---|---|"]
+    for d in [*domains, None]:
+        mine = [r for r in rows if d is None or r[0].domain == d]
+        n, on, off = len(mine), sum(r[1].runs for r in mine), sum(r[2].runs for r in mine)
+        name = d or "**all**"
+        lines.append(f"| {name} | {n} | {on} ({100 * on / max(n, 1):.0f} %) | {off} ({100 * off / max(n, 1):.0f} %) |")  # fmt: skip
+    for label, i in (("online", 1), ("offline", 2)):
+        kinds = Counter(r[i].kind for r in rows if r[i].kind)
+        stops = ", ".join(f"{k} {kinds[k]}" for k in KINDS if k in kinds) or "none"
+        lines.append(f"\nstopped first by ({label}): {stops}")
+    return "\n".join(lines)
+
+
+def cmd_support(args: argparse.Namespace) -> int:
+    from gcc_envs.osworld.bundled import BUNDLED
+    from gcc_envs.osworld.taskset import expand
+
+    sources = expand(args.tasks) if args.tasks else [t for _, t, _ in BUNDLED]
+    rows = support_rows(sources)
+    if not args.quiet:
+        for task, on, off in rows:
+            s = off if args.offline else on
+            if not s.runs:
+                print(f"{task.domain}/{task.id[:8]}: {s.kind}: {s.why()}")
+    print(support_table(rows))
+    if args.json:
+        Path(args.json).write_text(json.dumps(
+            [{"task": t.id, "domain": t.domain, "online": list(on.reasons), "offline": list(off.reasons)}
+             for t, on, off in rows], indent=1))  # fmt: skip
+    return 0
 
 
 def cmd_serve(args: argparse.Namespace) -> int:

@@ -12,16 +12,15 @@ from __future__ import annotations
 
 import argparse
 import collections
-import json
 import re
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from gcc_envs.osworld.cache import DownloadCache  # noqa: E402
-from gcc_envs.osworld.support import KINDS, Support, support  # noqa: E402
-from gcc_envs.osworld.taskfile import load_task  # noqa: E402
+from agents.osworld_cli import cmd_support, support_rows  # noqa: E402
+from gcc_envs.osworld.bundled import BUNDLED  # noqa: E402
+from gcc_envs.osworld.support import Support  # noqa: E402
 from gcc_envs.osworld.taskset import expand  # noqa: E402
 
 
@@ -45,49 +44,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("tasks", nargs="*", help="task files, folders, index files (default: bundled)")
     p.add_argument("--json", help="write every task's verdicts here")
     args = p.parse_args(argv)
-    if args.tasks:
-        sources = expand(args.tasks)
-    else:
-        from gcc_envs.osworld.bundled import BUNDLED
-
-        sources = [t for _, t, _ in BUNDLED]
-    cached = DownloadCache.from_env().has
-    rows = []
-    for source in sources:
-        task = load_task(source)
-        on, off = support(task, online=True), support(task, online=False, cached=cached)
-        rows.append((task, on, off))
-    by_domain: dict[str, list[int]] = collections.defaultdict(lambda: [0, 0, 0])
-    for task, on, off in rows:
-        row = by_domain[task.domain]
-        row[0] += 1
-        row[1] += on.runs
-        row[2] += off.runs
-    print("| domain | tasks | run online | run offline |\n|---|---|---|---|")
-    total = [0, 0, 0]
-    for domain in sorted(by_domain):
-        n, a, b = by_domain[domain]
-        total = [total[0] + n, total[1] + a, total[2] + b]
-        print(f"| {domain} | {n} | {a} | {b} |")
-    n, a, b = total
-    print(
-        f"| **all** | {n} | {a} ({100 * a / max(n, 1):.1f} %) | {b} ({100 * b / max(n, 1):.1f} %) |"
-    )
-    for label, pick in (("online", 1), ("offline", 2)):
-        kinds = collections.Counter(r[pick].kind for r in rows if r[pick].kind)
-        print(
-            f"\nstopped first by ({label}): "
-            + ", ".join(f"{k} {kinds[k]}" for k in KINDS if k in kinds)
-        )
-    parts = collections.Counter(x for r in rows for x in set(_parts(r[1])))
-    print(
-        "\nmissing parts by tasks stopped (online): "
-        + ", ".join(f"{k} {v}" for k, v in parts.most_common(25))
-    )
-    if args.json:
-        Path(args.json).write_text(json.dumps(
-            [{"task": t.id, "domain": t.domain, "online": on.reasons, "offline": off.reasons} for t, on, off in rows],
-            indent=1))  # fmt: skip
+    cmd_support(argparse.Namespace(tasks=args.tasks, offline=False, json=args.json, quiet=True))
+    sources = expand(args.tasks) if args.tasks else [t for _, t, _ in BUNDLED]
+    parts = collections.Counter(x for _, on, _ in support_rows(sources) for x in set(_parts(on)))
+    print("\nmissing parts by tasks stopped (online): " + ", ".join(f"{k} {v}" for k, v in parts.most_common(25)))  # fmt: skip
     return 0
 
 

@@ -15,14 +15,15 @@ from agents.osworld_cli import domain_table
 pytestmark = [pytest.mark.desktop]
 
 
-def test_domain_table_has_osworld_s_groups() -> None:
+def test_domain_table_has_osworld_s_groups_and_counts_what_did_not_run_as_failures() -> None:
     rows = [
         {"domain": "os", "score": 1.0},
-        {"domain": "chrome", "score": 0.0},
+        {"domain": "chrome", "score": 0.0, "unsupported": "needs an account"},
         {"domain": "chrome", "score": 1.0},
     ]
     table = domain_table(rows)
-    assert "| chrome | 50.0 % (2) |" in table and "| os | 100.0 % (1) |" in table
+    assert "| chrome | 50.0 % (2) | 1 / 0 |" in table and "| os | 100.0 % (1) | 0 / 0 |" in table
+    assert "| **all** | 66.7 % (3) | 1 / 0 |" in table
     assert "| OS | Office | Daily | Professional | Workflow | Overall |" in table
     assert table.splitlines()[-1] == "| 100.0 % (1) | – | 50.0 % (2) | – | – | 66.7 % (3) |"
 
@@ -48,3 +49,29 @@ def test_run_writes_results_and_the_table(
     table = (out / "table.md").read_text()
     assert "| os | 50.0 % (2) |" in table and "| chrome | 100.0 % (1) |" in table
     assert "Overall" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("offline", [False, True])
+def test_support_names_what_stops_each_task_without_running_any(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    offline: bool,
+) -> None:
+    monkeypatch.setenv("GCC_OSWORLD_CACHE", str(tmp_path / "cache"))
+    folder = tmp_path / "tasks" / "os"
+    folder.mkdir(parents=True)
+    url = "https://files.example.org/a.txt"
+    task = {"id": "download-task", "instruction": "Read a.txt.", "config": [{"type": "download",
+            "parameters": {"files": [{"url": url, "path": "/home/user/a.txt"}]}}],
+            "evaluator": {"func": "exact_match", "result": {"type": "vm_file", "path": "/home/user/a.txt",
+                          "dest": "a.txt"}, "expected": {"type": "rule", "rules": {"expected": "x"}}}}  # fmt: skip
+    (folder / "download-task.json").write_text(json.dumps(task))
+    account = {**task, "id": "loginxyz-task", "config": [{"type": "login", "parameters": {}}]}
+    (folder / "loginxyz-task.json").write_text(json.dumps(account))
+    args = ["osworld", "support", str(tmp_path / "tasks")] + (["--offline"] if offline else [])
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "os/loginxyz: account:" in out
+    assert ("os/download: network:" in out and url in out) is offline
+    assert "| os | 2 | 1 (50 %) | 0 (0 %) |" in out
