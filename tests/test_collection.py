@@ -30,4 +30,5 @@ def _collect(*paths: Path) -> int:
 def test_every_test_folder_collects_together_with_every_other() -> None:
     folders = sorted(p for p in TESTS.iterdir() if p.is_dir() and any(p.glob("test_*.py")))
     assert len(folders) >= 10
-    assert _collect(*folders) == _collect(TESTS)
+    files = sorted(TESTS.glob("test_*.py"))
+    assert _collect(*folders, *files) == _collect(TESTS)
