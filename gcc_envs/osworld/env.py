@@ -13,8 +13,9 @@ from gcc_envs.core import events as ev
 from gcc_envs.core.backend import Backend
 from gcc_envs.core.env import GCCEnv
 from gcc_envs.core.task import Task, TaskStatus
-from gcc_envs.errors import GCCError
+from gcc_envs.errors import GCCError, InvalidActionError
 from gcc_envs.osworld.cache import CacheConfig
+from gcc_envs.osworld.code_sandbox import SIGNALS, CodeResult, check_mode, run_code
 from gcc_envs.osworld.episode import EpisodeRunner, Outcome
 from gcc_envs.osworld.taskfile import OSWorldTask, load_task
 
@@ -108,6 +109,9 @@ class OSWorldEnv(GCCEnv):
     ``time_mode`` (``"realtime"``: the desktop's programs run between steps; ``"paused"``
     changes nothing here, nothing is paused), ``step_seconds`` (0.5: the least a step lasts,
     for the screen to follow).
+    ``code``: ``"parse"`` (default: code text is read by the safe parser, literal
+    ``pyautogui`` calls only) or ``"sandbox"`` (code text runs as Python — loops, variables,
+    imports — inside the episode's sandbox with a deadline; :mod:`gcc_envs.osworld.code_sandbox`).
     ``downloads`` (a :class:`gcc_envs.osworld.cache.CacheConfig`: the download cache's folder,
     ``offline``, a URL map; default from ``GCC_OSWORLD_CACHE``/``GCC_OSWORLD_OFFLINE``/
     ``GCC_OSWORLD_URL_MAP``): where ``download`` steps and ``cloud_file`` getters find files.
@@ -137,11 +141,14 @@ class OSWorldEnv(GCCEnv):
         judge: Any = None,
         wall_clock: Any = None,
         downloads: CacheConfig | None = None,
+        code: str = "parse",
     ) -> None:
         if not (isinstance(max_steps, int) and max_steps > 0):
             raise GCCError(f"max_steps must be a positive int, got {max_steps!r}")
         if judge is not None:
             raise GCCError("OSWorld tasks are scored by their own evaluator; judge= does not apply")
+        #: How code text is read: "parse" (literal pyautogui calls) or "sandbox" (run there).
+        self.code = check_mode(code)
         #: The suite's spec (the registry passes it; Cradle reads its key for its prompts).
         self.suite = suite
         self.fixed_task = load_task(task) if task not in (None, "open") else None
@@ -202,8 +209,13 @@ class OSWorldEnv(GCCEnv):
         self._setup_s = time.perf_counter() - t0
 
     def step(self, action: Any) -> tuple[np.ndarray, SupportsFloat, bool, bool, dict[str, Any]]:
+        ran: CodeResult | None = None
+        if self.code == "sandbox" and isinstance(action, str) and action.strip() not in SIGNALS:
+            ran, action = self._run_code(action), []
         self._current.last_action = self._signal_of(action)
         obs, reward, terminated, truncated, info = super().step(action)
+        if ran is not None:
+            info.update(last_action_error=ran.error, code_output=ran.stdout[-2000:])
         self.runner.note_input()
         if "score" in info["metrics"]:  # the evaluator ran: the episode's end
             assert self.outcome is not None
@@ -213,6 +225,16 @@ class OSWorldEnv(GCCEnv):
             self._needs_reset = True
             self._release_all()
         return obs, reward, terminated, truncated, info
+
+    def _run_code(self, code: str) -> CodeResult:
+        """Run an action's code in the episode's sandbox (``code="sandbox"``)."""
+        run = self.runner.running
+        if self._needs_reset or run is None or getattr(run, "episode", None) is None:
+            return CodeResult("code='sandbox' runs code in a task's episode; none is running")
+        try:
+            return run_code(run.episode, code)
+        except InvalidActionError as e:
+            return CodeResult(str(e))
 
     def _signal_of(self, action: Any) -> str | None:
         """``"DONE"``/``"FAIL"`` when ``action`` ends with that signal (parsed, not run)."""

@@ -514,6 +514,17 @@ class DesktopBackend:
         finally:
             self.held.clear()
 
+    def release_display_input(self) -> None:
+        """Release every key and mouse button the X server holds down, whoever pressed them
+        (input sent by a program of the episode, such as an agent's code run in its sandbox)."""
+        self.release_all()
+        if self.x is None:
+            return
+        for code in sorted(self.x.pressed_keycodes()):
+            self.x.key(code, False)
+        for number in self.x.pressed_buttons():
+            self.x.button(number, False)
+
     # ------------------------------------------------------------------ pause
     def pause(self) -> None:
         if self.x is None or self._closed or self._paused:

@@ -404,6 +404,11 @@ class X11:
         xtest.fake_input(self.d, X.ButtonPress if down else X.ButtonRelease, number)
         self.d.sync()
 
+    def pressed_buttons(self) -> list[int]:
+        """Mouse buttons 1–5 the server holds down now (XQueryPointer's mask)."""
+        mask = int(self.root.query_pointer().mask)
+        return [n for n in range(1, 6) if mask & (X.Button1Mask << (n - 1))]
+
     def ask_close(self, win: Any) -> None:
         """Ask the window manager to close ``win``, as its title bar's close button does
         (``_NET_CLOSE_WINDOW``: the program may save its state, or ask first)."""
