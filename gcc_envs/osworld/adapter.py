@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import cv2
@@ -25,13 +26,18 @@ from gcc_envs.core.code import parse_code
 from gcc_envs.core.events import Event
 from gcc_envs.errors import GCCError, InvalidActionError
 from gcc_envs.osworld.episode import EpisodeRunner
-from gcc_envs.osworld.getters import get_accessibility_tree
+from gcc_envs.osworld.getters import SYSTEM_PYTHON
 from gcc_envs.osworld.runtime import event_sender
 from gcc_envs.osworld.taskfile import load_task
 
 log = logging.getLogger(__name__)
 
 ACTION_SPACES = ("pyautogui", "computer_13")
+#: The program that reads the AT-SPI tree inside the episode (with the system's pyatspi).
+DUMPER = Path(__file__).with_name("atspi_dump.py")
+#: Bounds of one accessibility tree read: past them the tree is cut short, and says so.
+A11Y_DEADLINE_S = 10.0
+A11Y_MAX_NODES = 20_000
 _SIGNALS = ("WAIT", "FAIL", "DONE")
 
 
@@ -122,7 +128,7 @@ class DesktopEnv:
         self.backend = make_backend(
             "desktop", None, screen_size=self.screen_size, display=extra.get("display")
         )
-        self.runner = EpisodeRunner(self.backend)
+        self.runner = EpisodeRunner(self.backend, accessibility=self.require_a11y_tree)
         self.controller = Controller(self)
         self.action_history: list[Any] = []
         self.instruction = ""
@@ -215,11 +221,25 @@ class DesktopEnv:
             self.backend.close()
 
     # ---------------------------------------------------------------- internals
-    def accessibility_tree(self) -> str | None:
-        """The desktop's AT-SPI tree (programs that expose one), or None."""
+    def accessibility_tree(
+        self, *, max_nodes: int = A11Y_MAX_NODES, deadline_s: float = A11Y_DEADLINE_S
+    ) -> str | None:
+        """The desktop's AT-SPI tree in OSWorld's XML, read inside the episode (past
+        ``max_nodes`` objects or ``deadline_s`` seconds it is cut short, and says so on its
+        root); None when no episode runs or the tree cannot be read (logged, as OSWorld's
+        controller does)."""
         if self.runner.running is None or self.runner.running.episode is None:
             return None
-        return get_accessibility_tree(self.runner.context(), {})
+        ctx = self.runner.context()
+        argv = [SYSTEM_PYTHON, str(DUMPER), "--format=osworld", f"--deadline={deadline_s:g}",
+                f"--max-nodes={max_nodes}"]  # fmt: skip
+        result = ctx.probe.run(ctx.argv(argv, None), timeout_s=deadline_s + 15.0)
+        if result.returncode or not result.stdout.startswith("<"):
+            log.warning("no accessibility tree: %s", result.stderr.strip()[-300:] or "timed out")
+            return None
+        if result.stderr.strip():
+            log.info("accessibility tree: %s", result.stderr.strip()[-300:])
+        return result.stdout
 
     def _events(self, action: Any) -> list[Event]:
         if self.action_space == "pyautogui":

@@ -10,6 +10,8 @@ its user folder at ``~/.config/Code`` as VS Code's; the others are their Debian 
 ('chrome', 'chromium', True)
 >>> app.argv(["google-chrome", "--remote-debugging-port=1337"], home="/h", port=9)[-1]
 '--window-size=1920,1080'
+>>> app.argv(["google-chrome"], home="/h", accessibility=True)[-1]
+'--force-renderer-accessibility'
 """
 
 from __future__ import annotations
@@ -48,6 +50,8 @@ class App:
     seed: tuple[tuple[str, str], ...] = ()
     #: Environment the program gets on top of the episode's.
     env: tuple[tuple[str, str], ...] = ()
+    #: Arguments added when the episode's accessibility tree is on.
+    a11y_args: tuple[str, ...] = ()
 
     def matches_window(self, name: str) -> bool:
         """Whether a task's window name (``activate_window``) means this program."""
@@ -55,13 +59,15 @@ class App:
 
     def argv(
         self, task_argv: list[str], *, home: str, port: int = 0, profile: str = "", url: str = "",
-        size: tuple[int, int] = (1920, 1080),
+        size: tuple[int, int] = (1920, 1080), accessibility: bool = False,
     ) -> list[str]:  # fmt: skip
-        """The command line that runs for the task's ``task_argv``."""
+        """The command line that runs for the task's ``task_argv`` (``accessibility``: with
+        the arguments that make the program expose its whole accessibility tree)."""
         fill = {"home": home, "port": str(port), "profile": profile, "url": url,
                 "width": str(size[0]), "height": str(size[1])}  # fmt: skip
         extra = [a for a in task_argv[1:] if not any(a.startswith(d) for d in self.drop)]
-        return [self.program, *(a.format(**fill) for a in self.args), *extra]
+        own = [*self.args, *(self.a11y_args if accessibility else ())]
+        return [self.program, *(a.format(**fill) for a in own), *extra]
 
     def server_argv(self, *, home: str, port: int) -> list[str]:
         return [a.format(home=home, port=port) for a in self.server]
@@ -100,6 +106,7 @@ def apps() -> tuple[App, ...]:
                 server=tuple(e.get("server", list, [])),
                 seed=tuple(sorted(e.get("seed", dict, {}).items())),
                 env=tuple(sorted((k, str(v)) for k, v in e.get("env", dict, {}).items())),
+                a11y_args=tuple(e.get("a11y_args", list, [])),
             )
         )
     return tuple(out)

@@ -143,10 +143,14 @@ class EpisodeRunner:
     """Runs task episodes on a desktop backend's display (see the module docstring)."""
 
     def __init__(
-        self, backend: Any, *, window_timeout_s: float = 60.0, downloads: CacheConfig | None = None
-    ) -> None:
+        self, backend: Any, *, window_timeout_s: float = 60.0, downloads: CacheConfig | None = None,
+        accessibility: bool = False,
+    ) -> None:  # fmt: skip
         self.backend = backend
         self.window_timeout_s = window_timeout_s
+        #: Whether programs expose their AT-SPI tree to the agent (``DesktopEnv``'s
+        #: ``require_a11y_tree``); a task whose evaluator reads the tree gets it anyway.
+        self.accessibility = accessibility
         #: The download cache's config; None: read from ``GCC_OSWORLD_*`` at each episode.
         #: Offline, a task runs only when every file it downloads is in the cache.
         self.downloads_config = downloads
@@ -178,8 +182,11 @@ class EpisodeRunner:
         )
         run.probe = run.session.probe()
         size = tuple(self.backend.screen_size)
+        reads_tree = any(c.get("type") == "accessibility_tree"
+                         for c in (*task.evaluator.results, *task.evaluator.expected))  # fmt: skip
         ep = run.episode = Episode(
             run.session, run.probe, event_sender(self.backend), screen_size=size, window_timeout_s=self.window_timeout_s,
+            accessibility=self.accessibility or reads_tree,
         )  # fmt: skip
         ep.downloads = self.downloads
         table = screen_placeholders(size)  # type: ignore[arg-type]

@@ -38,6 +38,14 @@ HOME_FOLDERS = ("Desktop", "Documents", "Downloads", "Music", "Pictures", "Video
                 ".config", ".local/share", ".cache")  # fmt: skip
 
 
+#: ``at-spi-bus-launcher`` (Debian ``at-spi2-core``); D-Bus starts it for ``org.a11y.Bus``.
+ATSPI_LAUNCHER = "/usr/libexec/at-spi-bus-launcher"
+#: What programs get when the accessibility tree is on: the AT-SPI bridge of GTK 3, and of
+#: GTK 2 (GIMP 2.10), which loads it as a module. Qt (VLC) and Chromium turn theirs on when
+#: the AT-SPI bus says it is enabled.
+ACCESSIBILITY_ENV = {"NO_AT_BRIDGE": "0", "GTK_MODULES": "gail:atk-bridge"}
+
+
 def screen_placeholders(size: tuple[int, int]) -> dict[str, str]:
     """The ``{SCREEN_WIDTH}``-style placeholders of OSWorld's task files."""
     w, h = size
@@ -69,8 +77,12 @@ class Episode:
         *,
         screen_size: tuple[int, int] = (1920, 1080),
         window_timeout_s: float = 60.0,
+        accessibility: bool = False,
     ) -> None:
         self.session = session
+        #: Whether programs expose their AT-SPI accessibility tree (the episode's AT-SPI bus
+        #: runs, toolkits' bridges on); off, ``NO_AT_BRIDGE=1`` as on a desktop without it.
+        self.accessibility = accessibility
         self.screen_size = screen_size
         self.probe = probe
         self.send = send
@@ -102,10 +114,13 @@ class Episode:
                 path.write_text(text, "utf-8")
         runtime = self.home / ".run"
         runtime.mkdir(mode=0o700, exist_ok=True)
-        self.env.update({"XDG_RUNTIME_DIR": str(runtime), "NO_AT_BRIDGE": "1",
-                         "XDG_CURRENT_DESKTOP": "GNOME", "LANG": "C.UTF-8"})  # fmt: skip
+        self.env.update({"XDG_RUNTIME_DIR": str(runtime), "XDG_CURRENT_DESKTOP": "GNOME",
+                         "LANG": "C.UTF-8"})  # fmt: skip
+        self.env.update(ACCESSIBILITY_ENV if self.accessibility else {"NO_AT_BRIDGE": "1"})
         self.give_home()
         self._start_bus(runtime / "bus")
+        if self.accessibility:
+            self._start_accessibility_bus()
 
     def start_sound(self) -> None:
         """A PulseAudio server of the episode's own, on a null sink (what ``pactl`` talks to
@@ -136,6 +151,27 @@ class Episode:
                 raise GCCError("the episode's D-Bus session bus did not start within 10 s")
             time.sleep(0.01)
         self.env["DBUS_SESSION_BUS_ADDRESS"] = address
+
+    def _start_accessibility_bus(self) -> None:
+        """Start the AT-SPI bus (``at-spi-bus-launcher``, which starts the accessibility bus
+        daemon and ``at-spi2-registryd``) on the session bus, marked enabled, and put its
+        address into the episode's environment: programs and the tree reader then never
+        follow a stale ``AT_SPI_BUS`` property that an earlier episode left on the display."""
+        if "DBUS_SESSION_BUS_ADDRESS" not in self.env:
+            return  # _start_bus noted why
+        if shutil.which("dbus-send") is None or not Path(ATSPI_LAUNCHER).exists():
+            self.notes.append("at-spi2-core or dbus-send is missing: no accessibility tree")
+            return
+        bus = ["dbus-send", "--session", "--print-reply=literal", "--dest=org.a11y.Bus",
+               "/org/a11y/bus"]  # fmt: skip
+        result = self.run([*bus, "org.a11y.Bus.GetAddress"], timeout_s=10.0)
+        address = result.stdout.strip()
+        if result.returncode or not address.startswith("unix:"):
+            raise GCCError(f"the episode's AT-SPI bus did not start: {result.stderr.strip()}")
+        self.env["AT_SPI_BUS_ADDRESS"] = address
+        # toolkits that ask (Qt, Chromium) turn their bridge on only when the bus says so
+        self.run([*bus, "org.freedesktop.DBus.Properties.Set", "string:org.a11y.Status",
+                  "string:IsEnabled", "variant:boolean:true"], timeout_s=10.0)  # fmt: skip
 
     def give_home(self) -> None:
         """Hand what this process wrote into the home to the episode's user."""
@@ -178,7 +214,7 @@ class Episode:
             url = self._start_server(app, port)
         profile = str(self.home / ".cache" / f"{app.key}-window")
         argv = app.argv(task_argv, home=str(self.home), port=port, profile=profile, url=url,
-                        size=self.screen_size)  # fmt: skip
+                        size=self.screen_size, accessibility=self.accessibility)  # fmt: skip
         if app.key == "chrome":
             self.cdp_port = port
         pid = self.session.launch(self.argv(argv, {**dict(app.env), **(env or {})}))
