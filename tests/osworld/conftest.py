@@ -6,7 +6,9 @@ import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
+import osworld_upstream
 import pytest
 from osworld_helpers import FolderProbe
 
@@ -43,3 +45,14 @@ def osworld_env() -> Iterator[object]:
     env = gym.make("GCC/OSWorld", disable_env_checker=True)
     yield env
     env.close()
+
+
+@pytest.fixture(scope="module")
+def osworld_agent() -> Iterator[Any]:
+    """OSWorld's own ``mm_agents.agent`` (PromptAgent, linearize_accessibility_tree), from the
+    ``desktop-env`` wheel that .ci/run downloads (see ``osworld_upstream``)."""
+    why = osworld_upstream.missing()
+    if why is not None:
+        pytest.skip(why)
+    with osworld_upstream.load_agent() as agent:
+        yield agent

@@ -1,4 +1,5 @@
-"""``DesktopEnv`` runs an OSWorld-style agent loop unchanged; hostile task files are contained."""
+"""``DesktopEnv`` runs OSWorld's agent loop (its runner, its ``PromptAgent``) unchanged;
+hostile task files are contained."""
 
 from __future__ import annotations
 
@@ -8,9 +9,11 @@ import shutil
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from osworld_upstream import run_single_example
 from solutions import SOLUTIONS
 
 from gcc_envs.osworld.taskfile import bundled_paths
@@ -28,34 +31,12 @@ class ScriptedAgent:
     def __init__(self, actions: list[Any]) -> None:
         self.script = list(actions)
 
-    def reset(self) -> None:
+    def reset(self, _logger: Any = None) -> None:
         self.queue = list(self.script)
 
     def predict(self, instruction: str, obs: dict[str, Any]) -> tuple[str, list[Any]]:
         assert instruction and obs["screenshot"].startswith(b"\x89PNG")
         return "scripted", [self.queue.pop(0)] if self.queue else ["DONE"]
-
-
-def run_single_example(agent: Any, env: Any, example: dict, max_steps: int, instruction: str,
-                       sleep_after_execution: float, result_dir: Path) -> float:  # fmt: skip
-    """OSWorld's ``lib_run_single.run_single_example`` shape, against the public interface."""
-    agent.reset()
-    obs = env.reset(task_config=example)
-    done = False
-    step_idx = 0
-    env.controller.start_recording()
-    while not done and step_idx < max_steps:
-        response, actions = agent.predict(instruction, obs)
-        for action in actions:
-            obs, reward, done, info = env.step(action, sleep_after_execution)
-            (result_dir / f"step_{step_idx + 1}.png").write_bytes(obs["screenshot"])
-            if done:
-                break
-        step_idx += 1
-    result = env.evaluate()
-    (result_dir / "result.txt").write_text(f"{result}\n")
-    env.controller.end_recording(str(result_dir / "recording.mp4"))
-    return result
 
 
 @pytest.fixture(scope="module")
@@ -71,15 +52,70 @@ def desktop_env() -> Iterator[Any]:
 
 def test_an_osworld_agent_loop_completes_a_task(desktop_env: Any, tmp_path: Path) -> None:
     example = _example("e0df059f")
-    agent = ScriptedAgent(SOLUTIONS["e0df059f"])
-    score = run_single_example(
-        agent, desktop_env, example, 15, example["instruction"], 0.5, tmp_path
-    )
-    assert score == 1.0
+    scores: list[float] = []
+    run_single_example(ScriptedAgent(SOLUTIONS["e0df059f"]), desktop_env, example, 15,
+                       example["instruction"], SimpleNamespace(sleep_after_execution=0.5),
+                       str(tmp_path), scores, ready_s=0, settle_s=0)  # fmt: skip
+    assert scores == [1.0]
     assert (tmp_path / "result.txt").read_text() == "1.0\n"
-    assert (tmp_path / "step_1.png").read_bytes().startswith(b"\x89PNG")
+    assert next(tmp_path.glob("step_1_*.png")).read_bytes().startswith(b"\x89PNG")
+    assert [json.loads(line)["action"] for line in open(tmp_path / "traj.jsonl")][-1] == "DONE"
     assert (tmp_path / "recording.mp4").stat().st_size > 0
     assert desktop_env.action_history[-1] == "DONE"
+
+
+@pytest.fixture(scope="module")
+def default_env() -> Iterator[Any]:
+    """A ``DesktopEnv`` as OSWorld's ``run.py`` makes one (``require_a11y_tree=True``)."""
+    if shutil.which("Xvfb") is None or shutil.which("xterm") is None:
+        pytest.skip("needs Xvfb, openbox and xterm")
+    from gcc_envs.osworld import DesktopEnv
+
+    env = DesktopEnv(action_space="pyautogui")
+    yield env
+    env.close()
+
+
+def _fenced(step: str) -> str:
+    return f"The terminal is open; I rename the file.\n```python\n{step}\n```"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("answer", "score"),
+    [(SOLUTIONS["e0df059f"][0], 1.0),
+     (SOLUTIONS["e0df059f"][0].replace("Jan_2", "Jan_3"), 0.0)],
+    ids=["right-action", "wrong-action"],
+)  # fmt: skip
+def test_osworlds_prompt_agent_scores_what_it_did(
+    answer: str, score: float, default_env: Any, osworld_agent: Any, tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    """OSWorld's own ``PromptAgent`` (screenshot and accessibility tree in, pyautogui code out)
+    against a loopback OpenAI-compatible model that answers one action, then DONE."""
+    from agents.cradle.testing import FakeOpenAI
+
+    lmm = FakeOpenAI(token="osworld-token", default="DONE").start()
+    monkeypatch.setenv("OPENAI_BASE_URL", lmm.base_url)
+    monkeypatch.setenv("OPENAI_API_KEY", "osworld-token")
+    lmm.script(_fenced(answer))
+    try:
+        agent = osworld_agent.PromptAgent(model="gpt-4o", action_space="pyautogui",
+                                          observation_type="screenshot_a11y_tree")  # fmt: skip
+        example = _example("e0df059f")
+        scores: list[float] = []
+        run_single_example(agent, default_env, example, 5, example["instruction"],
+                           SimpleNamespace(sleep_after_execution=0.5), str(tmp_path), scores,
+                           ready_s=0, settle_s=0)  # fmt: skip
+    finally:
+        lmm.stop()
+    assert scores == [score]
+    chats = lmm.chat_requests()
+    assert [r.status for r in chats] == [200, 200] and chats[0].n_images == 1  # the screenshot
+    user = chats[0].body["messages"][-1]["content"][0]["text"]
+    assert "tag\tname\ttext\tclass" in user  # OSWorld linearised the tree it was given
+    steps = [json.loads(line) for line in open(tmp_path / "traj.jsonl")]
+    assert [s["info"] for s in steps] == [{}, {"done": True}]
 
 
 def test_doing_nothing_scores_zero_and_fail_ends_the_episode(desktop_env: Any) -> None:
