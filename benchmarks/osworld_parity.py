@@ -16,7 +16,7 @@ fuzzy options give scores in between). Prints one row per metric, then the cases
 disagree (``--cases``: every case); exits 1 when one disagrees.
 
 Result (2 cores, LibreOffice 7.4 with Impress only: the ``lo`` workbook and Word cases keep
-the files as made; ``python benchmarks/osworld_parity.py``, 33 s)::
+the files as made; ``python benchmarks/osworld_parity.py``, 33-60 s)::
 
     metric                         cases agree
     compare_table                     96    96
@@ -24,6 +24,8 @@ the files as made; ``python benchmarks/osworld_parity.py``, 33 s)::
     compare_table, random sheets     200   200
     compare_pptx_files                33    33
     compare_docx_files                14    14
+    compare_line_spacing               5     5
+    compare_docx_images                5     5
     compare_docx_tables                6     6
     compare_pdfs                       8     8
     compare_text_file                  6     6
@@ -32,7 +34,7 @@ the files as made; ``python benchmarks/osworld_parity.py``, 33 s)::
     check_direct_json_object          10    10
     literal_match                      6     6
     is_in_list                         5     5
-    all                              406   406
+    all                              416   416
 
 ``--metric compare_table --random-sheets 1500 --seed 7``: 1,596 of 1,596 agree (112 s).
 """
@@ -64,6 +66,7 @@ VENV_PACKAGES = [
 MODULES = {
     "compare_table": "table", "compare_csv": "table", "compare_pptx_files": "slides",
     "compare_docx_files": "docs", "compare_docx_tables": "docs", "compare_pdfs": "chrome",
+    "compare_line_spacing": "docs", "compare_docx_images": "docs",
     "compare_text_file": "vscode", "diff_text_file": "general", "check_json": "general",
     "check_direct_json_object": "general", "literal_match": "general", "is_in_list": "general",
 }  # fmt: skip

@@ -644,7 +644,40 @@ def doc(paras: list[str], name: str = "r.docx", tables: Any = None, lo: bool = F
     return File(name, docx(paras, tables), lo=lo)
 
 
+def spaced(spacing: Any, text: list[str] = TEXT) -> File:
+    """A Word file whose second paragraph has ``spacing`` (a multiple, or a length)."""
+    import docx as python_docx
+
+    d = python_docx.Document()
+    for i, line in enumerate(text):
+        p = d.add_paragraph(line)
+        if i == 1 and spacing is not None:
+            p.paragraph_format.line_spacing = spacing
+    buf = io.BytesIO()
+    d.save(buf)
+    return File("r.docx", buf.getvalue())
+
+
+def with_images(*images: tuple[str, tuple[int, int, int]]) -> File:
+    """A Word file with a 8x8 picture per (format, colour)."""
+    import docx as python_docx
+    from PIL import Image
+
+    d = python_docx.Document()
+    d.add_paragraph("Pictures")
+    for fmt, colour in images:
+        buf = io.BytesIO()
+        Image.new("RGB", (8, 8), colour).save(buf, fmt)
+        buf.seek(0)
+        d.add_picture(buf)
+    out = io.BytesIO()
+    d.save(out)
+    return File("r.docx", out.getvalue())
+
+
 def doc_cases() -> list[Case]:
+    from docx.shared import Pt
+
     c, t, p = "compare_docx_files", "compare_docx_tables", "compare_pdfs"
     gold, grid = doc(TEXT, "e.docx"), [["a", "b"], ["1", "2"]]
     two = [TEXT, ["Page two", "ends here"]]
@@ -664,6 +697,16 @@ def doc_cases() -> list[Case]:
         Case(c, "odt same", File("r.odt", odt(TEXT)), File("e.odt", odt(TEXT))),
         Case(c, "odt differs", File("r.odt", odt(TEXT[:2])), File("e.odt", odt(TEXT)), {"ignore_blanks": False}),
         Case(c, "docx vs odt", File("r.odt", odt(TEXT)), gold),
+        Case("compare_line_spacing", "same, default spacing", spaced(None), spaced(None)),
+        Case("compare_line_spacing", "both double", spaced(2.0), spaced(2.0)),
+        Case("compare_line_spacing", "1.5 vs default", spaced(1.5), spaced(None)),
+        Case("compare_line_spacing", "18 pt vs 1.5", spaced(Pt(18)), spaced(1.5)),
+        Case("compare_line_spacing", "same spacing, text differs", spaced(2.0, SIX), spaced(2.0)),
+        Case("compare_docx_images", "same picture", with_images(("PNG", (255, 0, 0))), with_images(("PNG", (255, 0, 0)))),
+        Case("compare_docx_images", "same pixels, PNG vs BMP", with_images(("BMP", (255, 0, 0))), with_images(("PNG", (255, 0, 0)))),
+        Case("compare_docx_images", "other colour", with_images(("PNG", (0, 0, 255))), with_images(("PNG", (255, 0, 0)))),
+        Case("compare_docx_images", "a picture more", with_images(("PNG", (255, 0, 0)), ("PNG", (0, 255, 0))), with_images(("PNG", (255, 0, 0)))),
+        Case("compare_docx_images", "no pictures", with_images(), with_images()),
         Case(t, "same tables", doc(TEXT, tables=[grid]), doc(TEXT, "e.docx", [grid])),
         Case(t, "a cell differs", doc(TEXT, tables=[[["a", "b"], ["1", "3"]]]), doc(TEXT, "e.docx", [grid])),
         Case(t, "spaces around a cell", doc(TEXT, tables=[[["a ", " b"], ["1", "2"]]]), doc(TEXT, "e.docx", [grid])),

@@ -2,7 +2,8 @@
 of every document metric (:data:`DOC_METRICS`: these, spreadsheets, slides, text and JSON).
 
 Semantics follow OSWorld's functions of the same names (``docs.py``, ``chrome.py``); the code
-is this project's. Paragraphs are python-docx's body paragraphs (``.docx``) or every
+is this project's: ``compare_docx_files``, ``compare_docx_tables``, ``compare_line_spacing``,
+``compare_docx_images`` and ``compare_pdfs``. Paragraphs are python-docx's body paragraphs (``.docx``) or every
 ``text:p`` of ``content.xml`` then ``styles.xml`` with its own and its spans' direct text
 (``.odt``, as odfpy gives them to OSWorld). A PDF's text is pdfplumber's, pages joined by a
 newline, where OSWorld uses PyMuPDF: scores of near texts differ by a little
@@ -151,6 +152,51 @@ def compare_docx_tables(result: Any, expected: Any) -> float:
     return 1.0
 
 
+def compare_line_spacing(result: Any, expected: Any) -> float:
+    """The documents agree as :func:`compare_docx_files` sees them, and each paragraph has
+    the same line spacing (python-docx's ``paragraph_format.line_spacing``)."""
+    import docx
+
+    if not compare_docx_files(result, expected):
+        return 0.0
+    paras1 = docx.Document(io.BytesIO(file_bytes(result))).paragraphs  # type: ignore[arg-type]
+    paras2 = docx.Document(io.BytesIO(file_bytes(expected))).paragraphs  # type: ignore[arg-type]
+    if len(paras1) != len(paras2):
+        return 0.0
+    return score(
+        all(
+            a.paragraph_format.line_spacing == b.paragraph_format.line_spacing
+            for a, b in zip(paras1, paras2)
+        )
+    )
+
+
+def compare_docx_images(result: Any, expected: Any) -> float:
+    """The documents hold as many images, in the order of their relationships, with the same
+    pixels (decoded by Pillow)."""
+    import docx
+    from PIL import Image
+
+    data1, data2 = file_bytes(result), file_bytes(expected)
+    if data1 is None or data2 is None:
+        return 0.0
+    try:
+        docs = docx.Document(io.BytesIO(data1)), docx.Document(io.BytesIO(data2))
+    except Exception:  # noqa: BLE001 - OSWorld scores a document it cannot open 0
+        return 0.0
+    images1, images2 = (
+        [r.target_part.blob for r in d.part.rels.values() if "image" in r.reltype] for d in docs
+    )
+    if len(images1) != len(images2):
+        return 0.0
+    return score(
+        all(
+            Image.open(io.BytesIO(a)).tobytes() == Image.open(io.BytesIO(b)).tobytes()
+            for a, b in zip(images1, images2)
+        )
+    )
+
+
 def pdf_text(data: bytes) -> str:
     """A PDF's text: each page's lines, pages joined by a newline, the whole stripped."""
     import pdfplumber
@@ -187,6 +233,7 @@ def compare_pdfs(result: Any, expected: Any) -> float:
 
 DOC_METRICS = {
     "compare_docx_files": compare_docx_files, "compare_docx_tables": compare_docx_tables,
-    "compare_pdfs": compare_pdfs,
+    "compare_pdfs": compare_pdfs, "compare_line_spacing": compare_line_spacing,
+    "compare_docx_images": compare_docx_images,
     **TABLE_METRICS, **SLIDE_METRICS, **TEXT_METRICS,
 }  # fmt: skip

@@ -26,7 +26,7 @@ from gcc_envs.osworld.metrics_docs import DOC_METRICS  # noqa: E402
 
 def test_every_document_metric_is_registered() -> None:
     names = {"compare_table", "compare_csv", "compare_pptx_files", "compare_docx_files",
-             "compare_docx_tables", "compare_pdfs", "compare_text_file", "diff_text_file",
+             "compare_docx_tables", "compare_pdfs", "compare_line_spacing", "compare_docx_images", "compare_text_file", "diff_text_file",
              "check_json", "check_direct_json_object", "literal_match", "is_in_list"}  # fmt: skip
     assert names <= set(DOC_METRICS) and all(METRICS[n] is DOC_METRICS[n] for n in names)
 
@@ -154,6 +154,42 @@ def test_compare_docx_tables() -> None:
     assert tables(docx(TEXT, grid), docx(TEXT, [["a ", " b"], ["1", "2"]])) == 1.0
     assert tables(docx(TEXT, [["a", "b"], ["1", "3"]]), docx(TEXT, grid)) == 0.0
     assert tables(docx(TEXT), docx(TEXT, grid)) == 0.0
+
+
+def test_compare_line_spacing() -> None:
+    import docx as python_docx
+
+    def spaced(spacing: float | None, last: str = TEXT[1]) -> FileData:
+        d = python_docx.Document()
+        d.add_paragraph(TEXT[0])
+        d.add_paragraph(last).paragraph_format.line_spacing = spacing
+        buf = io.BytesIO()
+        d.save(buf)
+        return FileData(buf.getvalue(), "r.docx")
+
+    spacing = METRICS["compare_line_spacing"]
+    assert spacing(spaced(2.0), spaced(2.0)) == 1.0
+    assert spacing(spaced(1.5), spaced(2.0)) == 0.0
+    assert spacing(spaced(2.0, "other text"), spaced(2.0)) == 0.0
+
+
+def test_compare_docx_images_compares_pixels() -> None:
+    import docx as python_docx
+    from PIL import Image
+
+    def with_image(fmt: str, colour: tuple[int, int, int]) -> FileData:
+        d, img = python_docx.Document(), io.BytesIO()
+        Image.new("RGB", (8, 8), colour).save(img, fmt)
+        img.seek(0)
+        d.add_picture(img)
+        buf = io.BytesIO()
+        d.save(buf)
+        return FileData(buf.getvalue(), "r.docx")
+
+    images = METRICS["compare_docx_images"]
+    assert images(with_image("BMP", (255, 0, 0)), with_image("PNG", (255, 0, 0))) == 1.0
+    assert images(with_image("PNG", (0, 0, 255)), with_image("PNG", (255, 0, 0))) == 0.0
+    assert images(docx(TEXT), with_image("PNG", (255, 0, 0))) == 0.0
 
 
 def pdf(lines: list[str], name: str = "r.pdf") -> FileData:
