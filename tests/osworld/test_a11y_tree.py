@@ -1,6 +1,7 @@
 """OSWorld's own agents see the desktop's accessibility tree: after OSWorld's own
 ``linearize_accessibility_tree`` (from PyPI's ``desktop-env``, see ``osworld_upstream``), the
-trees of Chromium (its web page too), LibreOffice Impress, GIMP and VLC keep their objects."""
+trees of Chromium (its web page too), LibreOffice Impress (and Calc, where installed), GIMP and
+VLC keep their objects."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ PAGE = ("data:text/html,<title>Form</title><h1>Shop</h1><button>Add to cart</but
 APPS = {
     "chromium": (["google-chrome", PAGE], "push-button\tAdd to cart"),
     "soffice": (["libreoffice", "--impress"], "document-presentation\t"),
+    "localc": (["libreoffice", "--calc"], "table-cell\tA1"),  # the cells on screen only
     "gimp": (["gimp"], "menu\tFile"),
     "vlc": (["vlc"], "menu-item\tMedia"),
 }
