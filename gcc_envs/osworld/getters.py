@@ -27,6 +27,7 @@ from gcc_envs.osworld import commands
 from gcc_envs.osworld.cache import DownloadCache
 from gcc_envs.osworld.commands import COMMAND_TIMEOUT_S
 from gcc_envs.osworld.filedata import FileData
+from gcc_envs.osworld.getters_chrome import CHROME_GETTERS
 from gcc_envs.osworld.getters_files import FILE_GETTERS
 
 log = logging.getLogger(__name__)
@@ -308,4 +309,5 @@ GETTERS: dict[str, Callable[[Context, Mapping[str, Any]], Any]] = {
     name[len("get_"):]: fn for name, fn in dict(globals()).items()
     if name.startswith("get_") and callable(fn)
 }  # fmt: skip
+GETTERS.update(CHROME_GETTERS)  # the browser's tabs, pages, history, cookies, extensions
 GETTERS.update(FILE_GETTERS)  # wallpaper, VLC's state, folders, slides' media

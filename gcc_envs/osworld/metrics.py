@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from gcc_envs.osworld.metrics_apps import APP_METRICS
+from gcc_envs.osworld.metrics_chrome import CHROME_METRICS
 from gcc_envs.osworld.metrics_docs import DOC_METRICS
 from gcc_envs.osworld.metrics_media import MEDIA_METRICS
 
@@ -203,6 +204,6 @@ METRICS = {
     "check_gnome_favorite_apps": check_gnome_favorite_apps,
     "is_expected_bookmarks": is_expected_bookmarks, "check_font_size": check_font_size,
     "check_json_settings": check_json_settings, "check_json_keybindings": check_json_keybindings,
-    "compare_config": compare_config, **APP_METRICS, **DOC_METRICS,
+    "compare_config": compare_config, **APP_METRICS, **CHROME_METRICS, **DOC_METRICS,
     **MEDIA_METRICS,
 }  # fmt: skip
