@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 import tempfile
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator, Mapping
@@ -38,6 +37,7 @@ from gcc_envs.osworld.filedata import FileData, file_bytes
 from gcc_envs.osworld.id3 import easy_tags
 from gcc_envs.osworld.metrics_apps import vlcrc_value
 from gcc_envs.osworld.metrics_mail import value_matches
+from gcc_envs.sandbox.isolated import run_isolated
 
 Rule = Mapping[str, Any]
 #: librosa's defaults, which OSWorld's ``compare_audios`` uses.
@@ -76,18 +76,16 @@ class _TempFile:
 
 
 def decode_audio(data: bytes, suffix: str = ".bin") -> np.ndarray | None:
-    """The audio as mono float32 samples at 22 050 Hz (ffmpeg); None when ffmpeg cannot
-    decode it."""
-    ffmpeg = shutil.which("ffmpeg")
-    if ffmpeg is None:
+    """The audio as mono float32 samples at 22 050 Hz (ffmpeg, in a throwaway sandbox: the
+    file is the agent's); None when ffmpeg cannot decode it."""
+    argv = ["ffmpeg", "-nostdin", "-v", "error", "-i", "pipe:0", "-vn", "-ac", "1",
+            "-ar", str(SAMPLE_RATE), "-f", "f32le", "pipe:1"]  # fmt: skip
+    if shutil.which("ffmpeg") is None:
         raise GCCError("compare_audios needs ffmpeg (apt-get install ffmpeg)")
-    with _TempFile(data, suffix) as path:
-        argv = [ffmpeg, "-nostdin", "-v", "error", "-i", path, "-vn", "-ac", "1",
-                "-ar", str(SAMPLE_RATE), "-f", "f32le", "-"]  # fmt: skip
-        done = subprocess.run(argv, capture_output=True, timeout=DECODE_TIMEOUT_S, check=False)
-    if done.returncode:
+    code, out, _ = run_isolated(argv, data, DECODE_TIMEOUT_S)
+    if code:
         return None
-    return np.frombuffer(done.stdout, dtype="<f4").astype(np.float32)
+    return np.frombuffer(out[: len(out) // 4 * 4], dtype="<f4").astype(np.float32)
 
 
 def _hz_to_mel(f: np.ndarray) -> np.ndarray:

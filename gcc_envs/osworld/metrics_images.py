@@ -21,10 +21,7 @@ Semantics follow OSWorld's ``gimp.py``/``vlc.py``/``slides.py`` metrics of the s
 from __future__ import annotations
 
 import io
-import os
 import shutil
-import subprocess
-import tempfile
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -34,6 +31,7 @@ from PIL import Image, ImageChops
 
 from gcc_envs.errors import GCCError
 from gcc_envs.osworld.filedata import file_bytes
+from gcc_envs.sandbox.isolated import run_isolated
 
 Rule = Mapping[str, Any]
 #: scikit-image's default SSIM window (a square of this many pixels a side).
@@ -310,19 +308,14 @@ def check_image_stretch_and_center(result: Any, expected: Any) -> float:
 
 
 def ocr_text(data: bytes) -> str:
-    """The English text Tesseract reads in an image, its words joined by single spaces."""
-    program = shutil.which("tesseract")
-    if program is None:
+    """The English text Tesseract reads in an image, its words joined by single spaces
+    (Tesseract runs in a throwaway sandbox: the image is the agent's)."""
+    if shutil.which("tesseract") is None:
         raise GCCError("compare_image_text needs tesseract (apt-get install tesseract-ocr)")
-    with tempfile.TemporaryDirectory(prefix="gcc-ocr-") as folder:
-        path = os.path.join(folder, "image")
-        with open(path, "wb") as f:
-            f.write(data)
-        done = subprocess.run([program, path, "stdout", "-l", "eng"], capture_output=True,
-                              timeout=60, check=False)  # fmt: skip
-    if done.returncode:
-        raise GCCError(f"tesseract: {done.stderr.decode('utf-8', 'replace').strip()[-200:]}")
-    return " ".join(done.stdout.decode("utf-8", "replace").split())
+    code, out, err = run_isolated(["tesseract", "stdin", "stdout", "-l", "eng"], data, 60.0)
+    if code:
+        raise GCCError(f"tesseract: {err.decode('utf-8', 'replace').strip()[-200:]}")
+    return " ".join(out.decode("utf-8", "replace").split())
 
 
 def compare_image_text(result: Any, rule: Rule) -> float:
