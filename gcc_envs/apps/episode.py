@@ -35,6 +35,10 @@ from gcc_envs.errors import BackendError, GCCError
 from gcc_envs.sandbox import Limits, Sandbox
 
 log = logging.getLogger(__name__)
+#: How long a program may take to quit on SIGTERM when its episode ends (its home is removed
+#: next, so nothing it saves is read; a program that ignores SIGTERM — Shotcut, OpenTTD — is
+#: killed after it).
+CLOSE_GRACE_S = 1.0
 T = TypeVar("T")
 
 #: Environment variables programs inherit from the caller (everything else is set here).
@@ -185,7 +189,7 @@ class EpisodeDesktop:
 
         try:
             while self._procs:
-                stop_group(self._procs.pop())
+                stop_group(self._procs.pop(), timeout_s=CLOSE_GRACE_S)
             for fn in reversed(self._closers):
                 try:
                     fn()
