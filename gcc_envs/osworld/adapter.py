@@ -5,7 +5,8 @@ and are accepted and ignored: the desktop is a local Xvfb with a fresh home per 
 ``reset(task_config=...)`` returns OSWorld's observation dict, ``step(action, pause)`` its
 4-tuple, ``evaluate()`` the task's score and ``close()`` stops everything. The action is
 ``pyautogui`` code or ``WAIT``/``FAIL``/``DONE`` (``action_space="pyautogui"``) or a
-``computer_13`` dict: code is parsed by the safe parser, never run as Python.
+``computer_13`` dict: code is parsed by the safe parser, never run as Python in this process
+(``code="sandbox"`` runs it as Python inside the episode's sandbox).
 
 >>> DesktopEnv.__init__.__defaults__[:3]
 ('vmware', None, None)
@@ -25,6 +26,7 @@ import numpy as np
 from gcc_envs.core.code import parse_code
 from gcc_envs.core.events import Event
 from gcc_envs.errors import GCCError, InvalidActionError
+from gcc_envs.osworld.code_sandbox import check_mode, run_code
 from gcc_envs.osworld.episode import EpisodeRunner
 from gcc_envs.osworld.getters import SYSTEM_PYTHON
 from gcc_envs.osworld.runtime import event_sender
@@ -110,6 +112,7 @@ class DesktopEnv:
         os_type: str = "Ubuntu",
         enable_proxy: bool = False,
         client_password: str = "",
+        code: str = "parse",
         **extra: Any,
     ) -> None:
         if action_space not in ACTION_SPACES:
@@ -121,6 +124,9 @@ class DesktopEnv:
         from gcc_envs.osworld.backends import make_backend
 
         self.action_space = action_space
+        #: ``"parse"``: pyautogui code is read by the safe parser; ``"sandbox"``: it runs as
+        #: Python inside the episode's sandbox (:mod:`gcc_envs.osworld.code_sandbox`).
+        self.code = check_mode(code)
         self.screen_size = (int(screen_size[0]), int(screen_size[1]))
         self.require_a11y_tree = bool(require_a11y_tree)
         self.require_terminal = bool(require_terminal)
@@ -192,6 +198,8 @@ class DesktopEnv:
         elif signal in ("FAIL", "DONE"):
             done = True
             info = {"fail": True} if signal == "FAIL" else {"done": True}
+        elif self.code == "sandbox" and self.action_space == "pyautogui":
+            info = self._run_code(action)
         else:
             try:
                 self._send(self._events(action))
@@ -240,6 +248,17 @@ class DesktopEnv:
         if result.stderr.strip():
             log.info("accessibility tree: %s", result.stderr.strip()[-300:])
         return result.stdout
+
+    def _run_code(self, action: Any) -> dict[str, Any]:
+        """Run the action's code in the episode's sandbox (``code="sandbox"``); OSWorld's info."""
+        run = self.runner.running
+        if run is None or run.episode is None:
+            return {"error": "code='sandbox' runs code in a task's episode; none is running"}
+        try:
+            ran = run_code(run.episode, action)
+        except InvalidActionError as e:
+            return {"error": str(e)}
+        return {"error": ran.error} if ran.error else {}
 
     def _events(self, action: Any) -> list[Event]:
         if self.action_space == "pyautogui":
