@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import logging
-import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -285,24 +284,6 @@ def get_chrome_appearance_mode_ui(ctx: Context, config: Mapping[str, Any]) -> st
         if mode != "dark" or time.monotonic() > deadline:
             return mode
         time.sleep(0.5)
-
-
-def get_active_url_from_accessTree(ctx: Context, config: Mapping[str, Any]) -> str | None:  # noqa: N802
-    """The URL of the tab used last (Chromium's DevTools list, most recent first)."""
-    if ctx.cdp_port is None:
-        ctx.notes.append("active_url_from_accessTree: Chromium was not started by the task")
-        return None
-    argv = [sys.executable, "-m", "gcc_envs.apps.chrome.cdp", "--port", str(ctx.cdp_port),
-            "tabs"]  # on the episode's own loopback, so in its sandbox  # fmt: skip
-    result = ctx.probe.run(argv, timeout_s=15.0)
-    try:
-        targets = json.loads(result.stdout)
-    except ValueError:
-        ctx.notes.append(
-            f"active_url_from_accessTree: DevTools not reachable ({result.stderr[:200]})"
-        )
-        return None
-    return str(targets[0].get("url")) if targets else None
 
 
 GETTERS: dict[str, Callable[[Context, Mapping[str, Any]], Any]] = {

@@ -85,6 +85,12 @@ def _active_url(ctx: Context) -> str:
     return str(devtools(ctx, "active")["url"])
 
 
+def get_active_url_from_accessTree(ctx: Context, config: Mapping[str, Any]) -> str:  # noqa: N802
+    """The address of the tab in front (OSWorld reads the address bar's text through AT-SPI;
+    DevTools gives the same address, whole)."""
+    return _active_url(ctx)
+
+
 def get_active_tab_url_parse(ctx: Context, config: Mapping[str, Any]) -> dict[str, Any]:
     return url_query(_active_url(ctx), config)
 

@@ -38,13 +38,25 @@ def _urls(value: Any, what: str) -> list[str]:
 
 
 def chrome_open_tabs(ep: Episode, urls_to_open: Any = None, **_: Any) -> None:
+    """Open the addresses in new tabs, then close the empty New Tab Chromium started with
+    (as OSWorld's step leaves only the task's tabs)."""
     port = _devtools(ep)
-    for url in _urls(urls_to_open, "chrome_open_tabs"):
+    urls = _urls(urls_to_open, "chrome_open_tabs")
+    blank = [t["id"] for t in ep.session.in_network(partial(cdp.tabs, port)) if _is_blank(t["url"])]
+    for url in urls:
         try:
             ep.session.in_network(partial(cdp.open_tab, port, url))
         except GCCError as e:
             raise CommandError(f"chrome_open_tabs {url!r}: {e}") from e
-    ep.notes.append(f"opened {len(urls_to_open)} tab(s)")
+    for target in blank:
+        _close(ep, port, target)
+    ep.notes.append(f"opened {len(urls)} tab(s), closed {len(blank)} empty one(s)")
+
+
+def _is_blank(url: str) -> bool:
+    return url in ("about:blank", "") or url.startswith(
+        ("chrome://newtab", "chrome://new-tab-page")
+    )
 
 
 def chrome_close_tabs(ep: Episode, urls_to_close: Any = None, **_: Any) -> None:
@@ -54,7 +66,16 @@ def chrome_close_tabs(ep: Episode, urls_to_close: Any = None, **_: Any) -> None:
     for url in wanted:
         for tab in tabs:
             if tab["url"].rstrip("/") == url.rstrip("/"):
-                ep.session.in_network(partial(cdp.close, port, tab["id"]))
+                _close(ep, port, tab["id"])
+
+
+def _close(ep: Episode, port: int, target: str) -> None:
+    """Close a tab; one that closed meanwhile (Chromium answers 404) is fine."""
+    try:
+        ep.session.in_network(partial(cdp.close, port, target))
+    except GCCError:
+        if any(t["id"] == target for t in ep.session.in_network(partial(cdp.tabs, port))):
+            raise
 
 
 def window_matcher(name: str, *, strict: bool, by_class: bool) -> Callable[[str, tuple[str, ...]], bool]:  # fmt: skip
