@@ -59,6 +59,10 @@ QUIT_WRITTEN = {"gimp_config_file": "gimp"}
 QUIT_WAIT_S = 20.0
 
 
+#: Programs metrics run (in a throwaway sandbox) on what the agent made.
+METRIC_PROGRAMS = {"compare_audios": "ffmpeg", "compare_image_text": "tesseract"}
+
+
 @lru_cache(maxsize=1)
 def unsupported() -> Mapping[str, str]:
     """Bundled task id → why it cannot run here."""
@@ -90,6 +94,7 @@ def needed_programs(task: OSWorldTask) -> list[str]:
     ]
     if "default_video_player" in text:
         needed.append("xdg-mime")
+    needed += [METRIC_PROGRAMS[f] for f in task.evaluator.funcs if f in METRIC_PROGRAMS]
     return sorted(set(needed))
 
 
