@@ -96,9 +96,9 @@ def test_a_dead_env_process_leaves_no_process_port_or_home(env_id: str, how: str
             assert child.wait(timeout=30) == 1
         child.send_signal(signal.SIGKILL)
         child.wait()
-    gone = wait_until(lambda: not processes_of(uid) and not (started & _alive()), 5)
+    gone = wait_until(lambda: not processes_of(uid) and not (started & _alive()), 15)
     assert gone, (processes_of(uid), started & _alive())
-    assert wait_until(lambda: not home.parent.exists(), 5), "the episode's folder is left"
+    assert wait_until(lambda: not home.parent.exists(), 15), "the episode's folder is left"
     assert not (_listening(_alive()) & ports)
 
 
