@@ -61,7 +61,10 @@ def test_steps_that_cannot_run_here_say_why(step: dict, kind: str, words: str) -
 def test_live_websites_need_the_network_and_downloads_the_cache_when_offline() -> None:
     raw = _raw("030eeff7")
     tabs = {"type": "chrome_open_tabs", "parameters": {"urls_to_open": ["https://example.org"]}}
-    download = {"type": "download", "parameters": {"files": [{"url": URL, "path": "/home/user/r.xlsx"}]}}
+    download = {
+        "type": "download",
+        "parameters": {"files": [{"url": URL, "path": "/home/user/r.xlsx"}]},
+    }
     task = _with("030eeff7", config=[download, *raw["config"]])
     assert list(task_urls(task)) == [URL]
     offline = support(task, online=False, **EVERYWHERE)
