@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
+from pathlib import PurePath
 from typing import Any
 
 if sys.version_info >= (3, 11):
@@ -95,7 +96,32 @@ def needed_programs(task: OSWorldTask) -> list[str]:
     if "default_video_player" in text:
         needed.append("xdg-mime")
     needed += [METRIC_PROGRAMS[f] for f in task.evaluator.funcs if f in METRIC_PROGRAMS]
+    if "soffice" in needed or any(s.kind == "open" for s in task.config):
+        needed += office_components(task)
     return sorted(set(needed))
+
+
+#: LibreOffice's component for a kind of document (Debian packages each one on its own, with
+#: its launcher on ``PATH``: ``libreoffice-calc`` gives ``localc``).
+OFFICE_COMPONENTS = {".xlsx": "localc", ".xls": "localc", ".ods": "localc", ".csv": "localc",
+                     ".docx": "lowriter", ".doc": "lowriter", ".odt": "lowriter",
+                     ".pptx": "loimpress", ".ppt": "loimpress", ".odp": "loimpress"}  # fmt: skip
+_OFFICE_FLAGS = {"--calc": "localc", "--writer": "lowriter", "--impress": "loimpress"}
+
+
+def office_components(task: OSWorldTask) -> list[str]:
+    """The LibreOffice components the task's documents open in (their launchers)."""
+    found = []
+    for step in (*task.config, *task.evaluator.postconfig):
+        if step.kind == "open":
+            suffix = PurePath(str(step.params.get("path", ""))).suffix.lower()
+            found += [OFFICE_COMPONENTS[suffix]] if suffix in OFFICE_COMPONENTS else []
+        elif step.kind == "launch":
+            words = json.dumps(step.params.get("command"))
+            found += [c for flag, c in _OFFICE_FLAGS.items() if flag in words]
+            if "soffice" in words or "libreoffice" in words:
+                found += [c for suffix, c in OFFICE_COMPONENTS.items() if suffix + '"' in words]
+    return found
 
 
 def uses_sound(task: OSWorldTask) -> bool:

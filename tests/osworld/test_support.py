@@ -106,3 +106,13 @@ def test_a_feasible_task_that_could_not_be_set_up_scores_zero_with_the_reason() 
         runner.running = _Running(load_task("030eeff7"), problem="setup failed: no chromium")
         outcome = runner.finish(last)
         assert outcome.score == 0.0 and outcome.report()["notes"] == ["setup failed: no chromium"]
+
+
+def test_a_document_names_the_libreoffice_component_it_opens_in() -> None:
+    raw = _raw("030eeff7")
+    opens = [{"type": "open", "parameters": {"path": "/home/user/budget.xlsx"}},
+             {"type": "launch", "parameters": {"command": ["libreoffice", "--writer"]}}]  # fmt: skip
+    task = _with("030eeff7", config=[*opens, *raw["config"]])
+    s = support(task, online=True, which=lambda p: None if p in ("localc", "lowriter") else p)
+    assert s.kind == "program" and "localc" in s.why() and "lowriter" in s.why()
+    assert "loimpress" not in s.why()
