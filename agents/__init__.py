@@ -1,4 +1,4 @@
-"""Policies for GCC envs: random, scripted (and later SB3, Cradle), behind one protocol.
+"""Policies for GCC envs: random, scripted, SB3, Cradle and FRIDAY, behind one protocol.
 
 >>> import gymnasium as gym, gcc_envs, agents
 >>> env = gym.make("GCC/Stardew-Shopping", obs_size=(84, 84))
@@ -17,7 +17,7 @@ from agents.policy import Policy
 from agents.random_policy import RandomPolicy
 from gcc_envs.errors import GCCError
 
-POLICIES = ("random", "scripted", "sb3", "cradle")
+POLICIES = ("random", "scripted", "sb3", "cradle", "friday")
 
 
 def make_policy(name: str, env: gym.Env, **kwargs: Any) -> Policy:
@@ -36,6 +36,10 @@ def make_policy(name: str, env: gym.Env, **kwargs: Any) -> Policy:
         from agents.cradle import CradlePolicy
 
         return CradlePolicy(env, **kwargs)
+    if name == "friday":
+        from agents.friday import FridayPolicy
+
+        return FridayPolicy(env, **kwargs)
     raise GCCError(f"unknown policy {name!r}; known: {', '.join(POLICIES)}")
 
 

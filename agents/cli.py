@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from agents.bench import cli as bench_cli
+from agents.friday import cli as friday_cli
 from gcc_envs.errors import GCCError
 
 
@@ -55,12 +56,14 @@ def _run(args: argparse.Namespace) -> int:
     from agents.evaluate import evaluate, format_table, write_results
 
     out = Path(args.out)
-    env_kwargs: dict = {"time_mode": args.time_mode}
+    env_kwargs: dict = {"time_mode": args.time_mode, **args.env_kwargs}
     if args.obs_size:
         env_kwargs["obs_size"] = tuple(args.obs_size)
     if args.action_mode:
         env_kwargs["action_mode"] = args.action_mode
-    policy_kwargs: dict = {} if args.policy == "cradle" else {"seed": args.seed}
+    policy_kwargs: dict = {} if args.policy in ("cradle", "friday") else {"seed": args.seed}
+    if args.policy == "friday":
+        policy_kwargs = friday_cli.policy_kwargs(args) | {"on_error": _say}
     if args.policy == "cradle":
         policy_kwargs["model"] = args.model_name
         if args.llm_base_url:
@@ -327,12 +330,13 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument(
         "--policy",
         default="scripted",
-        choices=["random", "scripted", "sb3", "cradle"],
+        choices=["random", "scripted", "sb3", "cradle", "friday"],
         help="who acts",
     )
+    friday_cli.add_run_arguments(r)
     r.add_argument(
         "--llm-base-url",
-        help="OpenAI-compatible endpoint for --policy cradle (key from OPENAI_API_KEY; "
+        help="OpenAI-compatible endpoint for --policy cradle or friday (key from OPENAI_API_KEY; "
         "default: api.openai.com)",
     )
     r.add_argument(
@@ -340,31 +344,31 @@ def build_parser() -> argparse.ArgumentParser:
         "--llm-model",
         dest="model_name",
         default="gpt-4o",
-        help="model for --policy cradle",
+        help="model for --policy cradle or friday",
     )
     r.add_argument(
         "--llm-max-calls",
         type=_positive_int,
-        help="--policy cradle: LMM requests per episode, failed ones included; when spent the "
+        help="--policy cradle/friday: LMM requests per episode, failed ones included; when spent the "
         "agent answers DONE (default: no limit)",
     )
     r.add_argument(
         "--llm-max-cost-usd",
         type=float,
-        help="--policy cradle: LMM cost per episode in USD; when spent the agent answers DONE "
+        help="--policy cradle/friday: LMM cost per episode in USD; when spent the agent answers DONE "
         "(default: no limit)",
     )
     r.add_argument(
         "--llm-timeout-s",
         type=_positive_float,
         default=60.0,
-        help="--policy cradle: seconds one LMM request may take before it is retried",
+        help="--policy cradle/friday: seconds one LMM request may take before it is retried",
     )
     r.add_argument(
         "--llm-max-failed-steps",
         type=_positive_int,
         default=3,
-        help="--policy cradle: end the episode after this many steps in a row whose LMM "
+        help="--policy cradle/friday: end the episode after this many steps in a row whose LMM "
         "requests all failed",
     )
     r.add_argument(
@@ -501,6 +505,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_osworld_parser(sub)
     bench_cli.add_parsers(sub)
+    friday_cli.add_parser(sub)
     return p
 
 
@@ -518,6 +523,7 @@ def main(argv: list[str] | None = None) -> int:
             "serve-desktop": cmd_serve_desktop,
             "osworld": lambda a: a.func(a),
             **bench_cli.COMMANDS,
+            "learn": friday_cli.run,
         }
         return commands[args.command](args)
     except GCCError as e:
