@@ -15,7 +15,13 @@ from gcc_envs.core.env import GCCEnv
 from gcc_envs.core.task import Task, TaskStatus
 from gcc_envs.errors import GCCError, InvalidActionError
 from gcc_envs.osworld.cache import CacheConfig
-from gcc_envs.osworld.code_sandbox import SIGNALS, CodeResult, check_mode, run_code
+from gcc_envs.osworld.code_sandbox import (
+    CODE_TIMEOUT_S,
+    SIGNALS,
+    CodeResult,
+    check_mode,
+    run_code,
+)
 from gcc_envs.osworld.episode import EpisodeRunner, Outcome
 from gcc_envs.osworld.taskfile import OSWorldTask, load_task
 
@@ -111,7 +117,8 @@ class OSWorldEnv(GCCEnv):
     for the screen to follow).
     ``code``: ``"parse"`` (default: code text is read by the safe parser, literal
     ``pyautogui`` calls only) or ``"sandbox"`` (code text runs as Python — loops, variables,
-    imports — inside the episode's sandbox with a deadline; :mod:`gcc_envs.osworld.code_sandbox`).
+    imports — inside the episode's sandbox with a deadline, ``code_timeout_s``, 30 s;
+    :mod:`gcc_envs.osworld.code_sandbox`).
     ``downloads`` (a :class:`gcc_envs.osworld.cache.CacheConfig`: the download cache's folder,
     ``offline``, a URL map; default from ``GCC_OSWORLD_CACHE``/``GCC_OSWORLD_OFFLINE``/
     ``GCC_OSWORLD_URL_MAP``): where ``download`` steps and ``cloud_file`` getters find files.
@@ -142,6 +149,7 @@ class OSWorldEnv(GCCEnv):
         wall_clock: Any = None,
         downloads: CacheConfig | None = None,
         code: str = "parse",
+        code_timeout_s: float = CODE_TIMEOUT_S,
     ) -> None:
         if not (isinstance(max_steps, int) and max_steps > 0):
             raise GCCError(f"max_steps must be a positive int, got {max_steps!r}")
@@ -149,6 +157,10 @@ class OSWorldEnv(GCCEnv):
             raise GCCError("OSWorld tasks are scored by their own evaluator; judge= does not apply")
         #: How code text is read: "parse" (literal pyautogui calls) or "sandbox" (run there).
         self.code = check_mode(code)
+        if not 0 < float(code_timeout_s) <= 600:
+            raise GCCError(f"code_timeout_s must lie in (0, 600], got {code_timeout_s!r}")
+        #: How long one code action may run in the sandbox.
+        self.code_timeout_s = float(code_timeout_s)
         #: The suite's spec (the registry passes it; Cradle reads its key for its prompts).
         self.suite = suite
         self.fixed_task = load_task(task) if task not in (None, "open") else None
@@ -232,7 +244,7 @@ class OSWorldEnv(GCCEnv):
         if self._needs_reset or run is None or getattr(run, "episode", None) is None:
             return CodeResult("code='sandbox' runs code in a task's episode; none is running")
         try:
-            return run_code(run.episode, code)
+            return run_code(run.episode, code, self.code_timeout_s)
         except InvalidActionError as e:
             return CodeResult(str(e))
 

@@ -6,7 +6,6 @@ The model is a scripted loopback endpoint; the tools run for real, inside the sa
 
 from __future__ import annotations
 
-import functools
 import json
 import shutil
 import socket
@@ -23,7 +22,6 @@ from agents.cradle.testing import FakeOpenAI
 from agents.friday import FridayConfig, FridayPolicy, Store
 from agents.friday.learn import learn
 from agents.friday.testing import Script
-from gcc_envs.osworld import code_sandbox
 
 pytestmark = [pytest.mark.desktop, pytest.mark.slow]
 pytest.importorskip("openai")
@@ -163,10 +161,7 @@ def test_hostile_tool_changes_nothing_outside_and_ends_at_its_deadline(
     sandboxed: Any, server: FakeOpenAI, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     deadline = 3.0  # the env's own deadline (30 s), shortened for the test
-    import gcc_envs.osworld.env as osworld_env_module
-
-    monkeypatch.setattr(osworld_env_module, "run_code",
-                        functools.partial(code_sandbox.run_code, timeout_s=deadline))  # fmt: skip
+    monkeypatch.setattr(sandboxed.unwrapped, "code_timeout_s", deadline)
     out = tmp_path / "out"
     out.mkdir(mode=0o777)
     out.chmod(0o777)
