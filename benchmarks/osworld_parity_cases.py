@@ -796,10 +796,13 @@ def text_cases() -> list[Case]:
 
 
 def all_cases(random_sheets: int = 0, seed: int = 0) -> list[Case]:
+    from osworld_parity_cases_more import more_cases  # the last metrics' cases
+
     return (
         table_cases()
         + random_sheet_cases(random_sheets, seed)
         + slide_cases()
         + doc_cases()
         + text_cases()
+        + more_cases()
     )

@@ -24,6 +24,7 @@ from gcc_envs.osworld.metrics_apps import APP_METRICS
 from gcc_envs.osworld.metrics_chrome import CHROME_METRICS
 from gcc_envs.osworld.metrics_docs import DOC_METRICS
 from gcc_envs.osworld.metrics_media import MEDIA_METRICS
+from gcc_envs.osworld.metrics_misc import MISC_METRICS
 
 Rule = Mapping[str, Any]
 _TIME = re.compile(r"([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)")
@@ -205,5 +206,5 @@ METRICS = {
     "is_expected_bookmarks": is_expected_bookmarks, "check_font_size": check_font_size,
     "check_json_settings": check_json_settings, "check_json_keybindings": check_json_keybindings,
     "compare_config": compare_config, **APP_METRICS, **CHROME_METRICS, **DOC_METRICS,
-    **MEDIA_METRICS,
+    **MEDIA_METRICS, **MISC_METRICS,
 }  # fmt: skip
