@@ -56,3 +56,16 @@ def osworld_agent() -> Iterator[Any]:
         pytest.skip(why)
     with osworld_upstream.load_agent() as agent:
         yield agent
+
+
+@pytest.fixture
+def sandboxed(osworld_env: Any) -> Iterator[Any]:
+    """The shared env with ``code="sandbox"`` (code actions run in the episode's sandbox),
+    back to ``"parse"`` after the test."""
+    if shutil.which("xterm") is None:
+        pytest.skip("needs xterm")
+    osworld_env.unwrapped.code = "sandbox"
+    try:
+        yield osworld_env
+    finally:
+        osworld_env.unwrapped.code = "parse"

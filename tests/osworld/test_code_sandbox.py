@@ -4,8 +4,6 @@ reached, a runaway is stopped at its deadline and keys it leaves held are releas
 
 from __future__ import annotations
 
-import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -33,17 +31,6 @@ def _task() -> dict[str, Any]:
             "evaluator": {"func": "exact_match",
                           "result": {"type": "vm_file", "path": "/home/user/squares.txt", "dest": "s"},
                           "expected": {"type": "rule", "rules": {"expected": "0\n1\n4\n"}}}}  # fmt: skip
-
-
-@pytest.fixture
-def sandboxed(osworld_env: Any) -> Iterator[Any]:
-    if shutil.which("xterm") is None:
-        pytest.skip("needs xterm")
-    osworld_env.unwrapped.code = "sandbox"
-    try:
-        yield osworld_env
-    finally:
-        osworld_env.unwrapped.code = "parse"
 
 
 def test_code_with_loops_runs_in_the_episode_and_scores(sandboxed: Any) -> None:

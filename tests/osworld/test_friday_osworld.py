@@ -7,7 +7,6 @@ The model is a scripted loopback endpoint; the tools run for real, inside the sa
 from __future__ import annotations
 
 import json
-import shutil
 import socket
 import sys
 import threading
@@ -96,17 +95,6 @@ def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeOpenAI]:
         yield s
     finally:
         s.stop()
-
-
-@pytest.fixture
-def sandboxed(osworld_env: Any) -> Iterator[Any]:
-    if shutil.which("xterm") is None:
-        pytest.skip("needs xterm")
-    osworld_env.unwrapped.code = "sandbox"
-    try:
-        yield osworld_env
-    finally:
-        osworld_env.unwrapped.code = "parse"
 
 
 def _policy(env: Any, server: FakeOpenAI, store: Path, **kw: Any) -> FridayPolicy:
