@@ -191,6 +191,8 @@ def test_openttds_pause_key_stops_the_date_and_a_second_press_resumes_it(openttd
     try:
         obs, _ = env.reset(seed=0)
         backend = env.unwrapped.backend
+        # the window names its pid in the display's PID namespace; the backend's is this machine's
+        assert b"openttd" in Path(f"/proc/{backend.pid}/cmdline").read_bytes()
         watch = DateWatch(env, obs)
         assert watch.advances(), "the in-game date did not advance while the game ran"
         watch.step(KeyPress("pause", 0.05))  # OpenTTD's Pause/Break hotkey

@@ -270,7 +270,10 @@ class DesktopBackend:
         if self.proc is not None:
             return self.proc.pid
         if self.window is not None:
-            return self.x.pid(self.window)
+            from gcc_envs.backends.desktop.procs import host_pid
+
+            pid = self.x.pid(self.window)
+            return None if pid is None else host_pid(pid, self.x.name)
         return None
 
     def close(self) -> None:
@@ -578,7 +581,9 @@ class DesktopBackend:
         if self._stop_plan is not None and self._stop_plan[0] == pid:
             stopped = self._stop_plan[1]
         else:
-            protected = {os.getpid(), *procs.x_server_pids(self.x.name), self.x.wm_pid()}
+            wm = self.x.wm_pid()
+            wm = procs.host_pid(wm, self.x.name) if wm is not None else None
+            protected = {os.getpid(), *procs.x_server_pids(self.x.name), wm}
             if self.vdisplay is not None:
                 protected |= {p.pid for p in (self.vdisplay.server, self.vdisplay.wm) if p}
             stopped = procs.processes_to_stop(pid, protected - {None})

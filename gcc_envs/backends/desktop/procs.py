@@ -126,6 +126,33 @@ def x_server_pids(display: str) -> set[int]:
     return socket_owners(f"/tmp/.X11-unix/X{m.group(1)}") if m else set()
 
 
+def host_pid(pid: int, display: str) -> int:
+    """The pid, as this machine sees it, of the process ``display``'s X clients call ``pid``
+    (``_NET_WM_PID``): programs started in the X server's own PID namespace (a virtual
+    display's) name it there. The same pid where the server shares this machine's namespace
+    or cannot be found."""
+    servers = sorted(x_server_pids(display))
+    try:
+        namespace = os.readlink(f"/proc/{servers[0]}/ns/pid") if servers else None
+        if namespace is None or namespace == os.readlink("/proc/self/ns/pid"):
+            return pid
+    except OSError:
+        return pid
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            if os.readlink(f"/proc/{entry}/ns/pid") != namespace:
+                continue
+            with open(f"/proc/{entry}/status") as f:
+                line = next((x for x in f if x.startswith("NSpid:")), "")
+        except OSError:
+            continue
+        if line.split()[-1:] == [str(pid)]:
+            return int(entry)
+    return pid
+
+
 def processes_to_stop(pid: int, protected: set[int]) -> Stopped:
     """What to stop to freeze ``pid``'s program without stopping any ``protected`` process."""
     table = process_table()
