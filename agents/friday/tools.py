@@ -33,6 +33,7 @@ from typing import Any
 
 from agents.friday.reply import ReplyError
 from gcc_envs.core.code import parse_code
+from gcc_envs.core.skills import SkillCall
 from gcc_envs.errors import CodeActionError
 
 LANGUAGES = ("python", "bash", "calls")
@@ -82,17 +83,8 @@ class Tool:
         return replace(self, score=score, provenance=provenance or self.provenance)
 
 
-@dataclass(frozen=True)
-class ToolCall:
-    """A call of a tool: its name and literal arguments."""
-
-    name: str
-    args: tuple[Any, ...] = ()
-    kwargs: tuple[tuple[str, Any], ...] = ()
-
-    def to_code(self) -> str:
-        parts = [repr(a) for a in self.args] + [f"{k}={v!r}" for k, v in self.kwargs]
-        return f"{self.name}({', '.join(parts)})"
+#: A call of a tool: its name and literal arguments (the same value as a skill call).
+ToolCall = SkillCall
 
 
 def _parse(source: str, what: str, mode: str = "exec") -> ast.AST:

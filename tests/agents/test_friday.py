@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -42,16 +42,6 @@ REPORT = '''def write_report(path: str, cell: str, value: object, bold: bool = T
 '''
 NEW_TOOL = f"Reasoning: no tool fits.\n```python\n{REPORT}```\nInvocation: write_report('~/r.xlsx', 'A1', 42)"
 ONE_STEP = '{"subtasks": [{"id": "1", "description": "write the report", "dependencies": []}]}'
-
-
-@pytest.fixture
-def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeOpenAI]:
-    monkeypatch.setenv("GCC_TEST_OPENAI_KEY", "test-token")
-    s = FakeOpenAI(token="test-token").start()
-    try:
-        yield s
-    finally:
-        s.stop()
 
 
 class CodeEnv(gym.Env):
