@@ -15,6 +15,9 @@ for LMM agents (its ``GameSpec.eval_kwargs``: RDR2's latency; ``--no-latency`` d
   open loop, on the other seeds;
 * **random**: a uniformly random entry of the env's skill grid (``UseSkillGrid``) each step;
 * **nothing**: an empty program each step (the game runs on; the player stands still);
+* **game-blind**: each of the game's own blind policies, from ``benchmarks/blind/<game>.py``
+  (``POLICIES``: name → ``seed -> act(obs, info) -> skill code text``; e.g. Dealer's Life 2's
+  fixed counter-offer cycles); the table shows the best of them, the list below it each one;
 
 next to the paper's easy/hard label and its figure for Cradle where it gives one
 (``TaskSpec.paper_success``). A task is a fair test when scripted succeeds and blind, replay,
@@ -50,7 +53,7 @@ from gcc_envs.core.program import Program  # noqa: E402
 from gcc_envs.errors import GCCError  # noqa: E402
 from wrappers import UseSkillGrid, UseSkills  # noqa: E402
 
-POLICIES = ("scripted", "unprivileged", "blind", "replay", "random", "nothing")
+POLICIES = ("scripted", "unprivileged", "blind", "replay", "random", "nothing", "game-blind")
 #: Where seed 0's scripted run comes from (blind and replay copy it; it is not scored).
 SOURCE_SEED = 0
 
@@ -217,6 +220,28 @@ def nothing(t: Target, obs: tuple[int, int], seed: int) -> Episode:
         env.close()
 
 
+def game_blind(game: str) -> dict[str, Callable[[int], Callable[[np.ndarray, dict], str]]]:
+    """The game's own blind policies (``benchmarks/blind/<game>.py``'s ``POLICIES``), if any."""
+    path = Path(__file__).with_name("blind") / f"{game}.py"
+    if not path.is_file():
+        return {}
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(f"_blind_{game}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return dict(module.POLICIES)
+
+
+def blind_policy(t: Target, obs: tuple[int, int], seed: int, name: str) -> Episode:
+    """One of the game's own blind policies through ``UseSkills``."""
+    env = UseSkills(make_env(t, obs))
+    try:
+        return _run(env, seed, game_blind(t.game)[name](seed))
+    finally:
+        env.close()
+
+
 def favourite(calls: list[str]) -> str | None:
     """The most frequent call (ties: the first of them)."""
     if not calls:
@@ -234,7 +259,7 @@ def evaluate(
     row: dict[str, Any] = {"target": asdict(t), "policies": {}}
     spam = favourite(source.calls) if source else None
     row["blind_call"] = spam
-    runs: dict[str, list[Episode | None]] = {p: [] for p in POLICIES}
+    runs: dict[str, list[Episode | None]] = {p: [] for p in POLICIES if p != "game-blind"}
     play: dict[str, Callable[[int], Episode | None]] = {
         "scripted": lambda seed: scripted(t, obs, seed, privileged=True),
         "unprivileged": lambda seed: scripted(t, obs, seed, privileged=False),
@@ -243,9 +268,15 @@ def evaluate(
         "random": lambda seed: random_grid(t, obs, seed),
         "nothing": lambda seed: nothing(t, obs, seed),
     }
+    if "game-blind" in policies:
+        for name in game_blind(t.game):
+            key = f"game-blind:{name}"
+            runs[key] = []
+            play[key] = partial(lambda n, seed: blind_policy(t, obs, seed, n), name)
     for seed in seeds:
-        for name in POLICIES:
-            runs[name].append(play[name](seed) if name in policies else None)
+        for name in runs:
+            wanted = name in policies or name.startswith("game-blind:")
+            runs[name].append(play[name](seed) if wanted else None)
     for name, eps in runs.items():
         done = [e for e in eps if e is not None]
         row["policies"][name] = (
@@ -274,10 +305,20 @@ def _cell(p: dict[str, Any] | None) -> str:
     return f"{p['success']}/{p['episodes']}"
 
 
+def _worst_blind(p: dict[str, Any]) -> str:
+    """The game-blind policy that won most often (the cell the fairness bar is about)."""
+    own = {k: v for k, v in p.items() if k.startswith("game-blind:") and v is not None}
+    if not own:
+        return "n/a"
+    name, top = max(own.items(), key=lambda kv: kv[1]["success"])
+    return f"{_cell(top)} ({name.removeprefix('game-blind:')})"
+
+
 def markdown(rows: list[dict[str, Any]], seeds: Sequence[int], note: str) -> str:
     head = (
         "| game | task | paper | Cradle | scripted | (steps) | distinct | unprivileged | blind "
-        "| replay 0 | random | nothing |\n|---|---|---|---|---|---|---|---|---|---|---|---|"
+        "| replay 0 | random | nothing | game-blind (best) |\n"
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
     )
     lines = [f"Seeds {list(seeds)}; {note}", "", head]
     for r in rows:
@@ -290,10 +331,19 @@ def markdown(rows: list[dict[str, Any]], seeds: Sequence[int], note: str) -> str
             f"| {t['game']} | {t['task']} | {t['difficulty']} | {paper} | {_cell(s)} | "
             f"{steps} | {distinct} | "
             f"{_cell(p['unprivileged'])} | {_cell(p['blind'])} | {_cell(p['replay'])} | "
-            f"{_cell(p['random'])} | {_cell(p['nothing'])} |"
+            f"{_cell(p['random'])} | {_cell(p['nothing'])} | {_worst_blind(p)} |"
         )
     blinds = [f"{r['target']['task']}: `{r['blind_call']}`" for r in rows if r["blind_call"]]
-    return "\n".join([*lines, "", "Blind calls: " + "; ".join(blinds)])
+    own = [
+        f"{r['target']['task']} {k.removeprefix('game-blind:')} {_cell(v)}"
+        for r in rows
+        for k, v in r["policies"].items()
+        if k.startswith("game-blind:") and v is not None
+    ]
+    out = [*lines, "", "Blind calls: " + "; ".join(blinds)]
+    if own:
+        out += ["", "Game-blind policies: " + "; ".join(own)]
+    return "\n".join(out)
 
 
 def _timed(
