@@ -38,17 +38,12 @@ from __future__ import annotations
 
 import fnmatch
 import hashlib
-import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
-
+from gcc_envs.core.toml_data import tomllib
 from gcc_envs.errors import DataError
 
 RUN_KEYS = frozenset(

@@ -17,9 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-import tomllib
-
 from agents.cradle.prompts import PROMPT_DIR
+from gcc_envs.core.toml_data import tomllib
 from gcc_envs.errors import DataError
 
 VISUAL_PROMPTS = ("grid", "side_bands", "marks")

@@ -13,8 +13,9 @@ from typing import Any
 
 if sys.version_info >= (3, 11):
     import tomllib
-else:  # pragma: no cover - Python 3.10
+else:  # pragma: no cover - Python 3.10 (the one fallback: other modules import it from here)
     import tomli as tomllib
+
 
 from gcc_envs.errors import DataError
 

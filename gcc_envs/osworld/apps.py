@@ -17,16 +17,11 @@ its user folder at ``~/.config/Code`` as VS Code's; the others are their Debian 
 from __future__ import annotations
 
 import re
-import sys
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
-
+from gcc_envs.core.toml_data import tomllib
 from gcc_envs.errors import DataError
 from gcc_envs.games.toml_data import Entry
 

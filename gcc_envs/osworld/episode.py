@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import logging
-import sys
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -22,13 +21,9 @@ from importlib import resources
 from pathlib import PurePath
 from typing import Any
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
-
 import numpy as np
 
+from gcc_envs.core.toml_data import tomllib
 from gcc_envs.errors import GCCError
 from gcc_envs.osworld.cache import CacheConfig, DownloadCache
 from gcc_envs.osworld.evaluate import Verdict, score
