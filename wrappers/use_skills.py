@@ -12,7 +12,7 @@ import numpy as np
 from gymnasium import spaces
 
 from gcc_envs.core.code import MAX_CODE_CHARS, parse_code
-from gcc_envs.core.events import Event
+from gcc_envs.core.events import Done, Event, Fail
 from gcc_envs.core.program import Program, sequence
 from gcc_envs.core.skills import SkillCall, SkillLibrary
 from gcc_envs.errors import GCCError, InvalidActionError
@@ -40,7 +40,26 @@ def skill_calls(text: str, skills: SkillLibrary, max_calls: int | None = None) -
     >>> skill_calls("move_up(duration=1)\\nuse_tool()", SKILLS)
     [SkillCall(name='move_up', args=(), kwargs=(('duration', 1.0),)), SkillCall(name='use_tool', args=(), kwargs=())]
     """
+    calls, end = skill_text(text, skills, max_calls)
+    if end is not None:
+        raise InvalidActionError(f"only skill calls are accepted here, got {end.to_pyautogui()}")
+    return calls
+
+
+def skill_text(
+    text: str, skills: SkillLibrary, max_calls: int | None = None
+) -> tuple[list[SkillCall], Done | Fail | None]:
+    """Parse ``text`` into skill calls and the episode's last word: a final ``DONE``/``FAIL``.
+
+    ``DONE`` or ``FAIL`` (the core's words, as OSWorld's agents and Cradle's policy answer them)
+    may end the text, alone or after the calls; it does not count against ``max_calls``.
+
+    >>> from gcc_envs.games.stardew.skills import SKILLS
+    >>> skill_text("use_tool()\\nDONE", SKILLS)
+    ([SkillCall(name='use_tool', args=(), kwargs=())], Done())
+    """
     parts = parse_code(text, skills)
+    end = parts.pop() if parts and isinstance(parts[-1], (Done, Fail)) else None
     for p in parts:
         if not isinstance(p, SkillCall):
             code = p.to_pyautogui() if isinstance(p, Event) else repr(p)
@@ -51,7 +70,7 @@ def skill_calls(text: str, skills: SkillLibrary, max_calls: int | None = None) -
         raise InvalidActionError(
             f"{len(parts)} skill calls in one step; at most {max_calls} per step"
         )
-    return parts
+    return parts, end  # type: ignore[return-value]  # every part is a SkillCall (checked)
 
 
 def skill_program(calls: Sequence[SkillCall], skills: SkillLibrary) -> Program:
@@ -65,8 +84,11 @@ class UseSkills(gym.ActionWrapper, gym.utils.RecordConstructorArgs):
     The action is text such as ``"move_down(duration=2.0)\\nuse_tool()"``: at most
     ``max_calls`` calls of the env's skills with literal arguments, parsed safely by
     :func:`gcc_envs.parse_code` (nothing is executed). The calls become one
-    :class:`~gcc_envs.Program` passed down with ``self.env.step``. Anything else — pyautogui
-    calls, ``WAIT``/``DONE``, unknown skills, bad arguments, too many calls — runs nothing and is
+    :class:`~gcc_envs.Program` passed down with ``self.env.step``. The text may end with
+    ``DONE`` or ``FAIL`` (alone or after the calls, not counted as a call): the core's
+    :class:`~gcc_envs.core.events.Done`/``Fail`` event, which ends the episode in every game and
+    suite, as it does for ``UseCode`` and OSWorld. Anything else — pyautogui calls, ``WAIT``,
+    a word before a call, unknown skills, bad arguments, too many calls — runs nothing and is
     reported in ``info["last_action_error"]``; the step still returns. Text with no call is a
     no-op step. A :class:`~gcc_envs.Program` is passed down unchanged.
 
@@ -86,6 +108,8 @@ class UseSkills(gym.ActionWrapper, gym.utils.RecordConstructorArgs):
         (None, ['KeyPress'])
         >>> env.step("pyautogui.press('c')")[-1]["last_action_error"][:35]
         'only skill calls are accepted, got '
+        >>> env.step("DONE")[2]  # the episode ends
+        True
 
     Args:
         env: a GCC env with a skill library (``env.unwrapped.skills``).
@@ -115,7 +139,9 @@ class UseSkills(gym.ActionWrapper, gym.utils.RecordConstructorArgs):
         if not isinstance(action, str):
             return refused(f"UseSkills takes code text of skill calls, got {type(action).__name__}")
         try:
-            return skill_program(skill_calls(action, self.skills, self.max_calls), self.skills)
+            calls, end = skill_text(action, self.skills, self.max_calls)
+            program = skill_program(calls, self.skills)
+            return program if end is None else sequence([program, end], name=program.name)
         except InvalidActionError as e:
             return refused(str(e))
 

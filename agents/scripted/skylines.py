@@ -4,8 +4,8 @@ The planner reads the terrain (``privileged=True``) and plans the whole city onc
 (:func:`agents.scripted.skylines_blueprint.blueprint`). It then plays it through the paper's
 skills, one call per step: a ``try_place_*`` call at the pixel centres of the planned cells,
 then — reading the construction info on the next frame — ``confirm_placement()`` when the
-preview is valid or ``cancel_placement()`` when it is not; a ``Done`` event at the end (a
-:class:`~gcc_envs.Program`, which ``wrappers.UseSkills`` passes down as it is).
+preview is valid or ``cancel_placement()`` when it is not; ``DONE`` at the end (the code word
+every skill layer accepts: ``wrappers.UseSkills`` passes it down as the core's ``Done``).
 ``DisconnectedPipeScript`` plays the same plan with one water branch two cells short of the
 trunk (the paper's typical mistake).
 
@@ -21,8 +21,6 @@ from typing import Any
 import numpy as np
 
 from agents.scripted.skylines_blueprint import Step, blueprint
-from gcc_envs.core.events import Done
-from gcc_envs.core.program import Program
 from gcc_envs.errors import GCCError
 from gcc_envs.games.skylines import vision
 from gcc_envs.games.skylines.sim import layout
@@ -58,14 +56,14 @@ class SkylinesScript:
         names = [p.name for p in SKILLS[step.skill].params]
         return f"{step.skill}({', '.join(f'{k}={v}' for k, v in zip(names, values))})"
 
-    def act(self, obs: np.ndarray | None, info: dict[str, Any]) -> str | Program:
+    def act(self, obs: np.ndarray | None, info: dict[str, Any]) -> str:
         del info
         if self._previewed is not None:
             self._previewed = None
             ok = obs is not None and vision.preview_status(np.asarray(obs)) == "ok"
             return "confirm_placement()" if ok else "cancel_placement()"
         if not self.plan:
-            return Program([Done()])
+            return "DONE"
         self._previewed = self.plan.popleft()
         return self.code(self._previewed)
 

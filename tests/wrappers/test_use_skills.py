@@ -66,7 +66,9 @@ def test_a_skill_call_moves_the_player():
         "pyautogui.press('c')",
         "move_down(duration=0.5); pyautogui.press('s')",
         "time.sleep(1)",
-        "DONE",
+        "WAIT",
+        "DONE\nDONE",
+        "DONE\nselect_tool(key=99)",
         "teleport(x=3)",
         "select_tool(key=99)",
         "import os",
@@ -87,6 +89,32 @@ def test_refused_input_is_reported_and_runs_nothing(env_id, action):
     if not spec_of(env_id).moves_on_its_own:
         assert np.array_equal(obs, obs0)
     assert not term and not trunc
+
+
+@pytest.mark.parametrize("env_id", IDS)
+@pytest.mark.parametrize("word", ["DONE", "FAIL"])
+def test_done_and_fail_end_the_episode_in_every_game(env_id, word):
+    env = UseSkills(gym.make(env_id, obs_size=SIZE))
+    env.reset(seed=0)
+    _, _, term, trunc, info = env.step(word)
+    assert info["last_action_error"] is None and info["invalid_actions"] == 0
+    assert term and not trunc
+    assert [e["type"] for e in info["events"]] == [word.title()]
+
+
+def test_done_after_the_calls_runs_them_then_ends_the_episode():
+    env = UseSkills(gym.make(TOY, obs_size=SIZE))
+    env.reset(seed=0)
+    y0 = where(env)[1]
+    _, _, term, _, info = env.step("walk_up(duration=1.0)\nwalk_up(duration=1.0)\nDONE")
+    assert info["last_action_error"] is None and term
+    assert where(env)[1] < y0 - 0.2 and info["events"][-1]["type"] == "Done"
+
+
+def test_the_skill_grid_never_holds_done():
+    env = gym.make(TOY, obs_size=SIZE)
+    with pytest.raises(GCCError):
+        UseSkillGrid(env, grid=["walk_up()", "DONE"])
 
 
 def test_the_error_says_what_was_wrong():
