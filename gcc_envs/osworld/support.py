@@ -18,12 +18,20 @@ downloads must then be in the cache (``cached(url)``).
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
 from typing import Any
 
 from gcc_envs.osworld.taskfile import OSWorldTask, Step
+
+#: A web address in an instruction: the agent must open or fetch it (loopback ones aside).
+WEB_ADDRESS = re.compile(
+    r"\b(?:https?://(?!(?:localhost|127\.0\.0\.1)[:/])|www\.)[^\s\"'<>)]+", re.I
+)
 
 #: Setup step kinds that need an account, with the reason.
 ACCOUNT_STEPS = {"googledrive": "uploads to Google Drive (needs a Google account)",
@@ -114,12 +122,26 @@ def support(
         found.append(("program", f"needs programs this machine lacks: {', '.join(programs)}"))
     urls = tuple(dict.fromkeys(task_urls(task)))
     if not online:
+        address = WEB_ADDRESS.search(task.instruction)
+        if address:
+            found.append(("network", f"its instruction names a web address ({address.group(0)})"))
+        if task.id in needs_network():
+            found.append(("network", needs_network()[task.id]))
         absent = [u for u in urls if not cached(u)]
         if absent:
             found.append(("network", f"downloads {len(absent)} file(s) not in the file cache "
                           f"(first: {absent[0]}); fill it with 'gcc-gym osworld cache'"))  # fmt: skip
     found.sort(key=lambda f: KINDS.index(f[0]))
     return Support(tuple(found), urls)
+
+
+@lru_cache(maxsize=1)
+def needs_network() -> Mapping[str, str]:
+    """Task id → why its own work needs the network (``data/needs_network.toml``)."""
+    from gcc_envs.core.toml_data import tomllib
+
+    text = (resources.files("gcc_envs.osworld") / "data" / "needs_network.toml").read_text("utf-8")
+    return {k: " ".join(v["reason"].split()) for k, v in tomllib.loads(text).items()}
 
 
 def _getters(task: OSWorldTask) -> Iterator[str]:

@@ -116,3 +116,30 @@ def test_a_document_names_the_libreoffice_component_it_opens_in() -> None:
     s = support(task, online=True, which=lambda p: None if p in ("localc", "lowriter") else p)
     assert s.kind == "program" and "localc" in s.why() and "lowriter" in s.why()
     assert "loimpress" not in s.why()
+
+
+@pytest.mark.parametrize(
+    ("instruction", "blocked"),
+    [
+        ("Stream the video at https://media.example.org/live.m3u8 for me.", True),
+        ("Clone www.example.org/repo into my home.", True),
+        ("Open http://localhost:8080/report in the browser.", False),
+        ("Rename the file report.txt to final.txt.", False),
+    ],
+)
+def test_offline_an_instruction_naming_a_web_address_needs_the_network(
+    instruction: str, blocked: bool
+) -> None:
+    task = _with("030eeff7", instruction=instruction)
+    offline = support(task, online=False, **EVERYWHERE)
+    assert (offline.kind == "network" and "web address" in offline.why()) is blocked
+    assert support(task, online=True, **EVERYWHERE).runs
+
+
+def test_offline_a_task_listed_as_needing_the_network_says_why_and_runs_online() -> None:
+    from gcc_envs.osworld.support import needs_network
+
+    listed = _with("030eeff7", id=next(iter(needs_network())))
+    offline = support(listed, online=False, **EVERYWHERE)
+    assert offline.kind == "network" and offline.why() == needs_network()[listed.id]
+    assert support(listed, online=True, **EVERYWHERE).runs
