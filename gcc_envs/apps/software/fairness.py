@@ -4,16 +4,20 @@ random policy and an open-loop replay of the solution's input on another seed al
 The functions drive an env (made by the caller: its display, its size) with a policy object
 (``reset(info)``, ``act(obs, info)``, as in :mod:`agents`) and return what happened; the
 tests and benchmarks assert on it. Nothing here knows a suite: what the seed varies is read
-from the episode's chosen values (``session.vars``), so the replay runs on a seed whose
-choice differs from seed 0's.
+from the task's ``choose`` steps (:func:`draw_task`, no display needed) and the episode's
+chosen values (``session.vars``). A replay runs on random seed pairs (:func:`random_pairs`),
+whatever their choices, and :func:`collision_rate` says how often two seeds share a variant.
 """
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import gymnasium as gym
+import numpy as np
 
 from gcc_envs.core.events import Done, Event, event_from_dict
 from gcc_envs.core.program import Program
@@ -89,14 +93,13 @@ def replay(env: gym.Env, inputs: list[list[Event]], seed: int) -> Episode:
     return _end(ep, info, steps + 1)
 
 
-def draw(env: gym.Env, seed: int) -> dict[str, str]:
-    """The values the task's ``choose`` steps pick on ``seed`` (a dry draw: the setup's
-    choices come first from the episode's generator, before any program starts)."""
-    import numpy as np
-
+def draw_task(row: Any, seed: int) -> dict[str, str]:
+    """The values the task row's ``choose`` steps pick on ``seed``, with no env and no
+    display (a dry draw: the setup's choices come first from the episode's generator, before
+    any program starts)."""
     rng = np.random.default_rng(seed)
     picks: dict[str, str] = {}
-    for step in (s for s in env.unwrapped.task_spec.setup if s.kind == "choose"):
+    for step in (s for s in row.setup if s.kind == "choose"):
         options = step.args["options"]
         pick = options[int(rng.integers(len(options)))]
         if isinstance(pick, dict):
@@ -104,6 +107,57 @@ def draw(env: gym.Env, seed: int) -> dict[str, str]:
         else:
             picks[step.args["name"]] = str(pick)
     return picks
+
+
+def draw(env: gym.Env, seed: int) -> dict[str, str]:
+    """The values the env's task picks on ``seed`` (:func:`draw_task` of its row)."""
+    return draw_task(env.unwrapped.task_spec, seed)
+
+
+def variant(picks: dict[str, str]) -> tuple[tuple[str, str], ...]:
+    """A seed's variant: all its chosen values, as one hashable key."""
+    return tuple(sorted(picks.items()))
+
+
+def collision_rate(row: Any, seeds: Sequence[int] = range(100)) -> float:
+    """The share of the pairs of ``seeds`` that draw the same variant of the task ``row``
+    (the chance that two seeds share one; 1 / the number of variants when all are equally
+    likely).
+
+    >>> from gcc_envs.core.spec import SetupStep, SuiteTask
+    >>> row = SuiteTask(key="t", name="T", instruction="", max_steps=1, setup=(
+    ...     SetupStep("choose", {"name": "x", "options": list(range(4))}),))
+    >>> round(collision_rate(row, range(400)), 2)
+    0.25
+    """
+    counts = Counter(variant(draw_task(row, s)) for s in seeds)
+    n = sum(counts.values())
+    return sum(c * (c - 1) for c in counts.values()) / (n * (n - 1)) if n > 1 else 0.0
+
+
+def random_pairs(
+    n: int, seeds: Sequence[int], *, rng_seed: int = 0, sources: Sequence[int] | None = None
+) -> list[tuple[int, int]]:
+    """``n`` distinct (source, target) seed pairs drawn at random — whatever the seeds'
+    choices: a replay must fail on seeds that happen to share some or all of them too.
+    Sources come from ``sources`` (default ``seeds``), targets from ``seeds``, never equal.
+
+    >>> random_pairs(3, range(10, 20), rng_seed=1)
+    [(14, 15), (17, 19), (10, 11)]
+    """
+    rng = np.random.default_rng(rng_seed)
+    src = list(sources if sources is not None else seeds)
+    dst = list(seeds)
+    out: list[tuple[int, int]] = []
+    for _ in range(100 * n):
+        if len(out) == n:
+            break
+        a, b = src[int(rng.integers(len(src)))], dst[int(rng.integers(len(dst)))]
+        if a != b and (a, b) not in out:
+            out.append((a, b))
+    if len(out) < n:
+        raise ValueError(f"{n} distinct pairs cannot be drawn from {len(src)}x{len(dst)} seeds")
+    return out
 
 
 def other_seed(env: gym.Env, like: dict[str, str], seeds: range = range(1, 40)) -> int:
