@@ -5,11 +5,21 @@ Every game and desktop task suite comes in by its spec (:mod:`gcc_envs.core.spec
 :func:`make_env` (the entry point of every id) builds the backend the ``backend=`` kwarg asks
 for, then the spec's env class. Adding a game or a suite is its folder plus one line here;
 :func:`register_spec` adds one from outside the package (a user's own game, a test's toy).
+
+Ids are data, the way Gymnasium serialises them: the entry point is the string
+:data:`ENTRY_POINT` and the kwargs name the spec and task, so ``env.spec.to_json()`` and
+``gym.make(EnvSpec.from_json(...))`` work for every id (Minari's ``DataCollector`` stores it).
+Each id is versioned, ``GCC/<Title>-<Task>-v<N>`` with ``N`` the spec's ``version``, and its
+unversioned name is registered too as an alias: ``gym.spec`` reads either, and ``gym.make`` of
+the alias makes the latest version (Gymnasium's own rule), so ``env.spec.id`` — what records
+and datasets store — is always versioned.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
+import warnings
 from typing import Any
 
 import gymnasium as gym
@@ -53,6 +63,9 @@ DESKTOP_KWARGS = (
 )
 #: kwargs of ``gym.make`` that configure a remote backend (with target, launch and pause).
 REMOTE_KWARGS = ("url", "token", "timeout", "capture_format")
+
+#: The entry point of every id (a string, so specs serialise to JSON).
+ENTRY_POINT = f"{__name__}:make_env"
 
 _extra: dict[str, Spec] = {}
 
@@ -179,22 +192,34 @@ def make_env(
 
 
 def _ids(spec: Spec) -> list[tuple[str, str, int]]:
-    """(id, task key, step limit) of each registered task, plus the suite's open id."""
+    """(unversioned id, task key, step limit) of each registered task, plus the open id."""
     rows = [(t.env_id(spec.title), t.key, t.max_steps) for t in spec.tasks if t.registered]
     if isinstance(spec, SuiteSpec) and spec.open_id is not None:
         rows.append((spec.open_id, "open", spec.open_max_steps))
     return rows
 
 
+def versioned_id(env_id: str) -> str:
+    """The versioned id behind a gcc-gym id or alias (a versioned id is returned as is).
+
+    >>> versioned_id("GCC/Desktop")
+    'GCC/Desktop-v0'
+    """
+    if gym.spec(env_id).version is not None:
+        return env_id
+    return f"{env_id}-v{spec_of(env_id).version}"
+
+
 def _register(spec: Spec) -> list[str]:
     kind = "game" if isinstance(spec, GameSpec) else "suite"
     new = []
-    for env_id, task, max_steps in _ids(spec):
+    for alias, task, max_steps in _ids(spec):
+        env_id = f"{alias}-v{spec.version}"
         if env_id in gym.registry:
             continue
         gym.register(
             id=env_id,
-            entry_point=make_env,
+            entry_point=ENTRY_POINT,
             max_episode_steps=max_steps,
             # a real desktop runs in real time: the same seed need not give the same frames
             nondeterministic=spec.default_backend != "sim",
@@ -202,12 +227,19 @@ def _register(spec: Spec) -> list[str]:
             # the env learns the TimeLimit's figure (gym.make's override included)
             additional_wrappers=(STEP_LIMIT,),
         )
-        new.append(env_id)
+        # The alias: gym.register refuses an unversioned name beside a versioned one, so it
+        # goes into the registry directly. gym.make(alias) resolves to the latest version.
+        gym.registry[alias] = dataclasses.replace(gym.registry[env_id], id=alias)
+        new.append(alias)
     return new
 
 
 def register_all() -> None:
     """Register every id of every spec (idempotent)."""
+    # gym.make of an alias warns that it makes the latest version: that is what an alias is for
+    warnings.filterwarnings(
+        "ignore", message=r".*Using the latest versioned environment `GCC/", category=UserWarning
+    )
     for spec in specs().values():
         _register(spec)
 

@@ -4,16 +4,18 @@ Everything this suite needs (which ids, their step limits, their default backend
 task says) comes from the specs of ``gcc_envs.registration``; no game is named here.
 """
 
+import json
 import pickle
 
 import gymnasium as gym
 import numpy as np
 import pytest
+from gymnasium.envs.registration import EnvSpec
 from gymnasium.utils.env_checker import check_env
 from spec_helpers import desktop_param, games, registry_ids, sim_ids, step_limit, suites
 
 import gcc_envs
-from gcc_envs.registration import spec_of, task_of
+from gcc_envs.registration import ENTRY_POINT, spec_of, task_of, versioned_id
 
 IDS = [desktop_param(i) for i in registry_ids()]
 # Seeded determinism is a property of simulators: a real desktop runs in real time.
@@ -38,11 +40,47 @@ def _rollout(env_id, seed, steps=40, **kwargs):
     return frames, rewards, infos
 
 
-def test_registry_is_not_empty_and_ids_are_unversioned():
+def test_every_id_is_versioned_and_its_unversioned_name_is_an_alias():
     assert len(IDS) >= 3
     for env_id in gcc_envs.env_ids():
         assert env_id.startswith("GCC/")
-        assert gym.spec(env_id).version is None
+        alias, latest = gym.spec(env_id), gym.spec(versioned_id(env_id))
+        assert alias.version is None and latest.version == spec_of(env_id).version
+        assert latest.id == f"{env_id}-v{latest.version}"
+        assert {**vars(alias), "id": None, "version": None} == {
+            **vars(latest),
+            "id": None,
+            "version": None,
+        }
+
+
+def test_every_spec_round_trips_through_json():
+    for env_id in gcc_envs.env_ids():
+        for spec in (gym.spec(env_id), gym.spec(versioned_id(env_id))):
+            assert spec.entry_point == ENTRY_POINT
+            text = spec.to_json()
+            json.loads(text)
+            assert EnvSpec.from_json(text) == spec
+
+
+@pytest.mark.parametrize("env_id", SIM_IDS[:: max(1, len(SIM_IDS) // 4)])
+def test_a_spec_read_back_from_json_makes_the_same_env(env_id):
+    env = gym.make(env_id, **SMALL)
+    again = gym.make(EnvSpec.from_json(env.spec.to_json()))
+    assert again.spec.id == env.spec.id == versioned_id(env_id)
+    assert np.array_equal(env.reset(seed=4)[0], again.reset(seed=4)[0])
+    env.close()
+    again.close()
+
+
+@pytest.mark.parametrize("env_id", SIM_IDS)
+def test_a_versioned_id_gives_the_same_first_frame_as_its_alias(env_id):
+    frames = []
+    for name in (env_id, versioned_id(env_id)):
+        env = gym.make(name, **SMALL)
+        frames.append(env.reset(seed=11)[0])
+        env.close()
+    assert np.array_equal(*frames)
 
 
 def test_every_registered_task_of_every_spec_has_an_id():
@@ -127,7 +165,7 @@ def test_spec_carries_the_step_limit_and_make_kwargs(env_id):
     if row is not None:  # an open id (a whole suite, its task given at reset) has no row
         assert step_limit(env_id) == row.max_steps
     env = gym.make(env_id, **SMALL)
-    assert env.spec.id == env_id
+    assert env.spec.id == versioned_id(env_id)  # the alias makes the latest version
     assert env.unwrapped.task.instruction
     obs, info = env.reset(seed=0)
     assert isinstance(info["instruction"], str) and info["instruction"]

@@ -14,6 +14,13 @@ string that only ``agents`` imports.
 >>> row = TaskSpec("cultivation", "Cultivation", max_steps=100, difficulty="easy")
 >>> row.env_id("Stardew")
 'GCC/Stardew-Cultivation'
+>>> row.env_id("Stardew", version=2)
+'GCC/Stardew-Cultivation-v2'
+
+Versions follow Gymnasium: each game or suite has one ``version`` (its spec's field); every id
+is registered as ``GCC/<Title>-<Task>-v<version>`` and under its unversioned name, an alias of
+that latest version. A change that alters results (rules, content, rewards, frames) bumps the
+version and says so in the env card's Version History.
 """
 
 from __future__ import annotations
@@ -43,6 +50,11 @@ def load(path: str) -> Any:
         return getattr(importlib.import_module(module), attr)
     except (ImportError, AttributeError) as e:
         raise GCCError(f"cannot import {path!r}: {e}") from e
+
+
+def _check_version(key: str, version: object) -> None:
+    if not (isinstance(version, int) and not isinstance(version, bool) and version >= 0):
+        raise GCCError(f"{key!r}: version must be an int >= 0, got {version!r}")
 
 
 @dataclass(frozen=True)
@@ -82,9 +94,9 @@ class TaskSpec:
         if self.difficulty not in DIFFICULTIES:
             raise GCCError(f"task {self.key!r}: difficulty must be one of {DIFFICULTIES}")
 
-    def env_id(self, title: str) -> str:
-        """The registered id under a game's or suite's title."""
-        return f"GCC/{title}-{self.name}"
+    def env_id(self, title: str, version: int | None = None) -> str:
+        """The registered id under a game's or suite's title (unversioned: the alias)."""
+        return f"GCC/{title}-{self.name}" + ("" if version is None else f"-v{version}")
 
 
 @dataclass(frozen=True)
@@ -152,11 +164,14 @@ class GameSpec:
     moves_on_its_own: bool = False
     #: The backend a plain ``gym.make`` uses.
     default_backend: str = "sim"
+    #: The ids' version (``GCC/Stardew-Cultivation-v0``): bumped by a change that alters results.
+    version: int = 0
     #: ``gym.make`` kwargs of the game's evaluation profile for LMM agents: the latency the
     #: paper's setting carries (``think_time``, ``time_mode``). Benchmarks apply it.
     eval_kwargs: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        _check_version(self.key, self.version)
         keys = [t.key for t in self.tasks]
         if len(set(keys)) != len(keys):
             raise GCCError(f"game {self.key!r} lists a task key twice: {keys}")
@@ -233,8 +248,11 @@ class SuiteSpec:
     desktop: Mapping[str, Any] = field(default_factory=dict)
     #: Bytes of each episode's home filesystem, or None for the sandbox's default.
     home_size: int | None = None
+    #: The ids' version (``GCC/Chrome-...-v0``): bumped by a change that alters results.
+    version: int = 0
 
     def __post_init__(self) -> None:
+        _check_version(self.key, self.version)
         keys = [t.key for t in self.tasks]
         if len(set(keys)) != len(keys):
             raise GCCError(f"suite {self.key!r} lists a task key twice")

@@ -18,6 +18,7 @@ MAX_STEPS = 15
 SUITE = SuiteSpec(
     key="osworld",
     title="OSWorld",
+    version=0,  # the ids' -vN: bump on a change that alters results (card: Version History)
     tasks=tuple(
         SuiteTask(
             key=task_id,

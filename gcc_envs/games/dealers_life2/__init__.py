@@ -27,6 +27,7 @@ TASKS = (
 GAME = GameSpec(
     key="dealers_life2",
     title="DealersLife2",
+    version=0,  # the ids' -vN: bump on a change that alters results (card: Version History)
     env_class=f"{_PKG}.env:DealersLife2Env",
     profile=PROFILE,
     tasks=TASKS,

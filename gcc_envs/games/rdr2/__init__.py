@@ -13,6 +13,7 @@ _PKG = "gcc_envs.games.rdr2"
 GAME = GameSpec(
     key="rdr2",
     title="RDR2",
+    version=0,  # the ids' -vN: bump on a change that alters results (card: Version History)
     env_class=f"{_PKG}.env:RDR2Env",
     profile=PROFILE,
     tasks=TABLE,

@@ -14,6 +14,7 @@ _PKG = "gcc_envs.games.skylines"
 GAME = GameSpec(
     key="skylines",
     title="Skylines",
+    version=0,  # the ids' -vN: bump on a change that alters results (card: Version History)
     env_class=f"{_PKG}.env:SkylinesEnv",
     profile=PROFILE,
     tasks=(

@@ -13,6 +13,7 @@ _PKG = "gcc_envs.games.stardew"
 GAME = GameSpec(
     key="stardew",
     title="Stardew",
+    version=0,  # the ids' -vN: bump on a change that alters results (card: Version History)
     env_class=f"{_PKG}.env:StardewEnv",
     profile=PROFILE,
     tasks=TABLE,
