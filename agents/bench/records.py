@@ -3,8 +3,9 @@
 As BALROG does, every record embeds everything needed to rerun it (the suite and its digest,
 env id and kwargs, policy and settings, seed, package versions, git commit), so a results file
 read alone says what was run. Records are appended and synced one line at a time: a driver
-killed mid-write loses at most the line it was writing; :meth:`ResultsFile.load` skips such a
-torn last line and :meth:`ResultsFile.heal` cuts it off before a resumed run appends. A key recorded twice (an error rerun) counts by its last record.
+killed mid-write loses at most the line it was writing; :meth:`ResultsFile.read` skips such a
+line (anywhere in the file) and :meth:`ResultsFile.heal` cuts a torn last line off before a
+resumed run appends.
 """
 
 from __future__ import annotations
@@ -15,18 +16,23 @@ import os
 import platform
 import subprocess
 import time
-from collections.abc import Iterator
+from collections import Counter
+from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 from agents.bench.plan import Episode
+from agents.bench.schema import problem, suite_name
 from agents.bench.suite import Suite
-from gcc_envs.errors import DataError
+from gcc_envs.errors import GCCError
+from gcc_envs.registration import versioned_id
 
 log = logging.getLogger(__name__)
 
 RESULTS = "results.jsonl"
+#: The suite a results folder belongs to (name, path, digest), written by its first run.
+SUITE_META = "suite.json"
 #: Distributions whose versions go into every record (those installed).
 PACKAGES = (
     "gcc-gym",
@@ -91,6 +97,7 @@ def make_record(
         "key": episode.key,
         "run": episode.run,
         "env_id": episode.env_id,
+        "versioned_id": versioned_id(episode.env_id),  # the version the figures belong to
         "task": episode.task,
         "policy": episode.policy,
         "seed": episode.seed,
@@ -103,34 +110,115 @@ def make_record(
     }
 
 
+@dataclass(frozen=True)
+class Problem:
+    """A line of ``results.jsonl`` left out: its number (from 1), its kind and why."""
+
+    line: int
+    #: ``torn`` (not JSON: a write cut short), ``wrong-typed`` (not of the record schema),
+    #: ``duplicate`` (its episode already has a record that counts) or ``foreign`` (another
+    #: suite's record).
+    kind: str
+    detail: str
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.kind}: {self.detail}; skipped"
+
+
+@dataclass
+class Results:
+    """What :meth:`ResultsFile.read` found: the record that counts per key, and the problems."""
+
+    records: dict[str, dict[str, Any]] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)
+    #: The suite the records are of (the expected one, or the folder's).
+    suite: str | None = None
+
+
 class ResultsFile:
-    """Append-only JSONL of records, read back as the last record per key."""
+    """Append-only JSONL of records, read back as the record that counts per key.
+
+    :meth:`read` is the one reader (``--resume`` and ``gcc-gym report`` both use it): a line
+    that is not JSON (torn), not of the :mod:`~agents.bench.schema` (wrong-typed), another
+    suite's (foreign) or a second record of an episode whose first one did not fail
+    (duplicate) is skipped with a warning naming the line; an episode recorded as an error and
+    run again (``--retry-errors``) counts by its later record.
+    """
 
     def __init__(self, out_dir: str | Path) -> None:
         self.path = Path(out_dir) / RESULTS
+        self.meta = Path(out_dir) / SUITE_META
 
-    def records(self) -> Iterator[dict[str, Any]]:
-        """Every complete record in file order (a torn last line is skipped with a warning)."""
+    def folder_suite(self) -> str | None:
+        """The suite the folder was created for (``suite.json``, written by the first run)."""
+        try:
+            name = json.loads(self.meta.read_text()).get("name")
+        except (OSError, ValueError, AttributeError):
+            return None
+        return name if isinstance(name, str) else None
+
+    def claim(self, suite: Suite) -> None:
+        """Mark the folder as ``suite``'s (a run of another suite then refuses it)."""
+        owner = self.folder_suite()
+        if owner is not None and owner != suite.name:
+            raise GCCError(
+                f"{self.path.parent} holds results of suite {owner!r}, not {suite.name!r}; "
+                "choose a new --out"
+            )
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        if owner is None:
+            meta = {"name": suite.name, "path": suite.path, "sha256": suite.sha256}
+            self.meta.write_text(json.dumps(meta) + "\n")
+
+    def read(self, suite: str | None = None, warn: bool = True) -> Results:
+        """Every record that counts, by key, and the lines left out (logged as warnings).
+
+        ``suite``: the suite the records must be of; by default the folder's (or, in a folder
+        from before ``suite.json``, the one most records name).
+        """
+        out = Results()
         if not self.path.exists():
-            return
-        lines = self.path.read_text().split("\n")
-        for i, line in enumerate(lines):
+            return out
+        decoded: list[tuple[int, Any]] = []
+        for i, line in enumerate(self.path.read_bytes().split(b"\n"), 1):
             if not line.strip():
                 continue
             try:
-                rec = json.loads(line)
-            except json.JSONDecodeError:
-                if i >= len(lines) - 2:  # the last line, cut short by a killed driver
-                    log.warning("%s: skipping a torn last line", self.path)
-                    continue
-                raise DataError(f"{self.path}: line {i + 1} is not JSON") from None
-            if not isinstance(rec, dict) or "key" not in rec:
-                raise DataError(f"{self.path}: line {i + 1} is not an episode record")
-            yield rec
+                decoded.append((i, json.loads(line)))
+            except ValueError:
+                out.problems.append(Problem(i, "torn", f"not JSON ({line[:30]!r}...)"))
+        valid: list[tuple[int, dict[str, Any]]] = []
+        for i, rec in decoded:
+            why = problem(rec)
+            if why is None:
+                valid.append((i, rec))
+            else:
+                out.problems.append(Problem(i, "wrong-typed", why))
+        names = Counter(suite_name(r) for _, r in valid)
+        out.suite = suite or self.folder_suite() or (names.most_common(1)[0][0] if names else None)
+        lines: dict[str, int] = {}
+        for i, rec in valid:
+            theirs = suite_name(rec)
+            if out.suite is not None and theirs != out.suite:
+                detail = f"a record of suite {theirs!r}, not {out.suite!r} ({rec['key']})"
+                out.problems.append(Problem(i, "foreign", detail))
+                continue
+            old = out.records.get(rec["key"])
+            if old is not None and old["status"] == "ok":
+                detail = f"episode {rec['key']} already recorded on line {lines[rec['key']]}"
+                out.problems.append(Problem(i, "duplicate", detail))
+                continue
+            out.records[rec["key"]] = rec
+            lines[rec["key"]] = i
+        out.problems.sort(key=lambda p: p.line)
+        if warn:
+            for p in out.problems:
+                log.warning("%s %s", self.path, p)
+        return out
 
     def load(self) -> dict[str, dict[str, Any]]:
-        """The last record of each key."""
-        return {r["key"]: r for r in self.records()}
+        """The record that counts of each key (:meth:`read`'s records)."""
+        return self.read().records
 
     def append(self, record: dict[str, Any]) -> None:
         """Write one record as one line, flushed and synced before returning."""
