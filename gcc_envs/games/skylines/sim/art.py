@@ -29,6 +29,7 @@ HIGHWAY = (62, 64, 70)
 RAMP = (80, 82, 88)
 ROAD = (100, 102, 110)
 MARK = (222, 222, 210)
+TREE = (46, 92, 44)
 ZONE_TINT = {1: (150, 214, 116), 2: (128, 172, 236), 3: (236, 206, 112)}
 ROOFS = ((196, 92, 72), (176, 122, 84), (150, 150, 164), (206, 168, 108), (166, 84, 84))
 SHOP = ((76, 120, 196), (92, 140, 214), (64, 104, 170))
@@ -157,7 +158,7 @@ def _trees(img: np.ndarray, e: Edges, state: CityState, px: float) -> None:
     rad = max(1, int(px * 0.34))
     for r, c in zip(rows.tolist(), cols.tolist()):
         x, y = _centre(e, c, r)
-        cv2.circle(img, (x, y), rad, (46, 92, 44), -1)
+        cv2.circle(img, (x, y), rad, TREE, -1)
         if rad >= 3:
             cv2.circle(img, (x - rad // 3, y - rad // 3), max(1, rad // 3), (78, 128, 62), -1)
 

@@ -16,6 +16,19 @@ from gcc_envs.games.skylines.sim import art, layout, networks, text
 from gcc_envs.games.skylines.sim.state import CityState
 
 VIEW_NAMES = ("electricity", "water", "wind", "zoning")
+#: The wind view's colour scale, weak (blue) to strong (yellow), as its legend shows it.
+WIND_COLOURS = np.array([(40, 70, 200), (60, 190, 210), (120, 220, 90), (250, 230, 60)], np.float32)
+#: The wind view's opacity over land and over water.
+WIND_ALPHA = {"land": 0.7, "water": 0.3}
+
+
+def wind_colour(wind: np.ndarray) -> np.ndarray:
+    """The wind view's colour (..., 3) float32 of wind strengths in [0.3, 1]."""
+    w = ((np.asarray(wind, np.float32) - 0.3) / 0.7)[..., None]
+    k = np.clip(w * 3, 0, 2.999)
+    i = k.astype(np.int32)[..., 0]
+    f = k - i[..., None]
+    return WIND_COLOURS[i] * (1 - f) + WIND_COLOURS[i + 1] * f
 
 
 def active_view(state: CityState) -> str | None:
@@ -74,14 +87,8 @@ def draw_view(img: np.ndarray, state: CityState, view: str, W: int, H: int) -> N
         return
     _grey(region)
     if view == "wind":
-        # weak (blue) to strong (yellow) wind
-        w = ((t.wind - 0.3) / 0.7)[..., None]
-        ramp = np.array([(40, 70, 200), (60, 190, 210), (120, 220, 90), (250, 230, 60)], np.float32)
-        k = np.clip(w * 3, 0, 2.999)
-        i = k.astype(np.int32)[..., 0]
-        f = k - i[..., None]
-        rgba[..., :3] = ramp[i] * (1 - f) + ramp[i + 1] * f
-        rgba[..., 3] = np.where(t.water, 0.3, 0.7)
+        rgba[..., :3] = wind_colour(t.wind)  # weak (blue) to strong (yellow) wind
+        rgba[..., 3] = np.where(t.water, WIND_ALPHA["water"], WIND_ALPHA["land"])
         _tint(region, rgba, W, H)
     elif view == "electricity":
         pw = networks.power(state)
