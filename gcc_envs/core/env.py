@@ -423,10 +423,11 @@ class GCCEnv(gym.Env[np.ndarray, Any]):
     ) -> dict[str, Any]:
         s = self._status
         return {
-            "t_game": t_game,
+            # sums of float steps (0.05 + 0.2 = 0.25000000000000006): shown to the microsecond
+            "t_game": round(t_game, 6),
             "t_wall": t_wall,
             "t_paused": t_paused,
-            "game_time": self.clock.game_time,
+            "game_time": round(self.clock.game_time, 6),
             "held_keys": list(self.held.keys),
             "pointer": (self._pointer.x, self._pointer.y),
             "events": sent,

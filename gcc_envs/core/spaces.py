@@ -95,6 +95,8 @@ class StateActions:
                 f"state-mode action must be a dict with keys/buttons/mouse/scroll, got "
                 f"{type(action).__name__}"
             )
+        if action.keys() != _STATE_ENTRIES:
+            _refuse_entries(action, _STATE_ENTRIES, _STATE_ENTRIES, "state")
         keys = _bits(action.get("keys"), len(self.keys), "keys")
         buttons = _bits(action.get("buttons"), 3, "buttons")
         mu, mv = _mouse(action.get("mouse", (0.0, 0.0)))
@@ -123,6 +125,22 @@ class StateActions:
 
 
 _BITS = frozenset((0, 1))
+_STATE_ENTRIES = frozenset(("keys", "buttons", "mouse", "scroll"))
+_EVENT_ENTRIES = frozenset(
+    ("op", "xy", "dxy", "button", "clicks", "key", "mods", "scroll", "text", "duration")
+)
+
+
+def _refuse_entries(
+    action: Mapping[str, Any], needed: frozenset[str], known: frozenset[str], mode: str
+) -> None:
+    """Raise :class:`InvalidActionError` naming the missing and the unknown entries."""
+    missing, unknown = sorted(needed - action.keys()), sorted(map(str, action.keys() - known))
+    if missing or unknown:
+        what = [f"missing {missing}"] * bool(missing) + [f"unknown {unknown}"] * bool(unknown)
+        raise InvalidActionError(
+            f"{mode}-mode action: {', '.join(what)}; its entries are {sorted(known)}"
+        )
 
 
 def _bits(value: Any, n: int, what: str) -> list[int]:
@@ -198,6 +216,8 @@ class EventActions:
         """The one event of an event-mode action."""
         if not isinstance(action, Mapping) or "op" not in action:
             raise InvalidActionError("event-mode action must be a dict with an 'op' entry")
+        if not _EVENT_ENTRIES.issuperset(action.keys()):
+            _refuse_entries(action, frozenset(("op",)), _EVENT_ENTRIES, "event")
         op_i = action["op"]
         if isinstance(op_i, str):
             if op_i not in OPS:

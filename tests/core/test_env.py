@@ -339,3 +339,12 @@ def test_package_exports_the_public_names():
     assert issubclass(gcc_envs.CodeActionError, gcc_envs.GCCError)
     assert gcc_envs.Program([Wait(1.0)]).events == (Wait(1.0),)
     assert Done().to_dict()["type"] == "Done"
+
+
+def test_t_game_and_game_time_are_shown_to_the_microsecond():
+    from gcc_envs.core.program import sequence
+
+    env = make()
+    env.reset(seed=0)
+    info = env.step(sequence([Wait(0.1), Wait(0.1), Wait(0.1)]))[4]
+    assert 0.1 + 0.1 + 0.1 != 0.3 and info["t_game"] == 0.3 and info["game_time"] == 0.3

@@ -152,3 +152,20 @@ def test_event_mode_refuses_unknown_ops():
         mode.to_event({"op": 99})
     with pytest.raises(InvalidActionError):
         mode.to_event({"op": "RM_RF"})
+
+
+@pytest.mark.parametrize("drop, add", [("mouse", None), ("scroll", None), (None, "mosue")])
+def test_state_mode_refuses_a_dict_with_a_missing_or_unknown_entry(drop, add):
+    mode = StateActions(KEYS, 100, 0.25)
+    act = {k: v for k, v in mode.noop().items() if k != drop} | ({add: 0} if add else {})
+    with pytest.raises(
+        InvalidActionError, match=f"{'missing' if drop else 'unknown'}.*{drop or add}"
+    ):
+        mode.to_events(act, HeldInput())
+
+
+def test_event_mode_refuses_an_unknown_entry_and_takes_partial_dicts():
+    mode = EventActions(KEYS, (64, 48), 100)
+    assert isinstance(mode.to_event({"op": "CLICK", "xy": (0.5, 0.5)}), ev.Click)
+    with pytest.raises(InvalidActionError, match="unknown.*'xyz'"):
+        mode.to_event({"op": "CLICK", "xyz": (0.5, 0.5)})
