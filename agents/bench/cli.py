@@ -6,6 +6,8 @@ import argparse
 import signal
 from typing import Any
 
+from agents.bench.plan import MAX_EPISODES
+
 
 def cmd_bench(args: argparse.Namespace) -> int:
     from agents.bench import BenchConfig, load_suite, run_suite
@@ -22,6 +24,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
             resume=args.resume,
             retry_errors=args.retry_errors,
             progress=not args.quiet,
+            max_episodes=args.max_episodes,
         )
         summary = run_suite(select(load_suite(args.suite), args.run or ()), args.out, config)
     finally:
@@ -79,6 +82,13 @@ def add_parsers(sub: Any) -> None:
         "--retry-errors", action="store_true", help="with --resume, rerun episodes that errored"
     )
     b.add_argument("--quiet", action="store_true", help="no progress bar")
+    b.add_argument(
+        "--max-episodes",
+        type=int,
+        default=MAX_EPISODES,
+        metavar="N",
+        help="refuse a suite of more episodes, before anything runs (default: %(default)s)",
+    )
     r = sub.add_parser("report", help="tables (Markdown, CSV) and PNG plots of a bench run")
     r.add_argument("dir", help="the --out folder of gcc-gym bench")
     r.add_argument("--no-plots", action="store_true", help="tables only (no matplotlib)")

@@ -49,10 +49,18 @@ def free_port() -> int:
 class LoopbackCluster:
     """``nodes`` Ray nodes of ``cpus`` CPUs each on this machine's loopback addresses."""
 
-    def __init__(self, nodes: int = 2, cpus: int = 1, timeout_s: float = 120.0) -> None:
+    def __init__(
+        self,
+        nodes: int = 2,
+        cpus: int = 1,
+        timeout_s: float = 120.0,
+        object_store_mb: int | None = None,
+    ) -> None:
         if nodes < 1 or cpus < 1:
             raise GCCError("a cluster needs at least one node of one CPU")
         self.nodes, self.cpus, self.timeout_s = nodes, cpus, timeout_s
+        #: Each node's object store (None: Ray's default, a share of the memory).
+        self.object_store_mb = object_store_mb
         self.root: Path | None = None
         self.procs: list[subprocess.Popen[bytes]] = []
         self.address = ""
@@ -102,6 +110,8 @@ class LoopbackCluster:
             "--disable-usage-stats",
             *ports,
         ]
+        if self.object_store_mb is not None:
+            cmd.append(f"--object-store-memory={self.object_store_mb * 1024**2}")
         log = open(self.root / f"node{i}.log", "wb")  # noqa: SIM115 - the child keeps it
         self.procs.append(
             subprocess.Popen(

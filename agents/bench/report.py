@@ -1,8 +1,13 @@
 """``gcc-gym report DIR``: a suite run's tables as Markdown and CSV files, printed with rich.
 
-Writes into ``DIR/report/``: ``report.md`` (every table), one CSV per table (a ``Stat``
-column ``x`` becomes ``x`` and ``x_se``, so spreadsheets get numbers) and the PNG plots
-(:mod:`agents.bench.plots`).
+Writes into ``DIR/report/``: ``report.md`` (every table, whole), one CSV per table (a ``Stat``
+column ``x`` becomes ``x`` and ``x_se``, a ``Rate`` column ``x``, ``x_lo`` and ``x_hi``, so
+spreadsheets get numbers) and the PNG plots (:mod:`agents.bench.plots`). The terminal gets the
+same tables fitted to its width (:mod:`agents.bench.layout`: 80 columns when piped, no number
+cut).
+
+Records come from :meth:`ResultsFile.read`, the reader ``--resume`` uses: the lines it skips
+(torn, wrong-typed, duplicate, another suite's) are warned about and listed in ``report.md``.
 """
 
 from __future__ import annotations
@@ -13,21 +18,13 @@ import re
 from pathlib import Path
 from typing import Any
 
-from agents.bench.records import ResultsFile
-from agents.bench.tables import Stat, Table, all_tables, relabel
-from gcc_envs.errors import GCCError, MissingExtraError
+from agents.bench.layout import cell, print_rich
+from agents.bench.records import Problem, ResultsFile
+from agents.bench.schema import CLASSES, episode_class
+from agents.bench.tables import Rate, Stat, Table, all_tables, relabel
+from gcc_envs.errors import GCCError
 
-#: Tables with more columns than this and at most FEW rows print transposed (files keep them).
-WIDE, FEW = 8, 4
-
-
-def cell(value: Any) -> str:
-    """A cell as text (``None`` → ``-``)."""
-    if value is None:
-        return "-"
-    if isinstance(value, float):
-        return f"{value:.3g}"
-    return str(value)
+__all__ = ["cell", "csv_rows", "headline", "load_records", "print_rich", "report", "to_markdown"]
 
 
 def to_markdown(table: Table) -> str:
@@ -40,16 +37,21 @@ def to_markdown(table: Table) -> str:
 
 
 def csv_rows(table: Table) -> tuple[list[str], list[list[Any]]]:
-    """Header and rows with each :class:`Stat` column split into mean and SE."""
+    """Header and rows with each :class:`Stat` column split into mean and SE, each
+    :class:`Rate` column into the rate and its interval's bounds."""
     stats = {i for row in table.rows for i, v in enumerate(row) if isinstance(v, Stat)}
+    rates = {i for row in table.rows for i, v in enumerate(row) if isinstance(v, Rate)}
     head: list[str] = []
     for i, c in enumerate(table.columns):
-        head += [c, f"{c}_se"] if i in stats else [c]
+        head += [c, f"{c}_se"] if i in stats else [c, f"{c}_lo", f"{c}_hi"] if i in rates else [c]
     body = []
     for row in table.rows:
         out: list[Any] = []
         for i, v in enumerate(row):
-            if i in stats:
+            if i in rates:
+                r = v if isinstance(v, Rate) and v.n else None
+                out += ["", "", ""] if r is None else [r.rate, *(round(x, 4) for x in r.interval)]
+            elif i in stats:
                 s = v if isinstance(v, Stat) else None
                 out += ["" if s is None or s.n == 0 else s.mean]
                 out += ["" if s is None or math.isnan(s.se) else s.se]
@@ -72,55 +74,42 @@ def write_csv(table: Table, path: Path) -> None:
         w.writerows(body)
 
 
-def print_rich(tables: list[Table]) -> None:
-    try:
-        from rich.console import Console
-        from rich.table import Table as RichTable
-    except ImportError:
-        raise MissingExtraError("rich", "bench") from None
-    console = Console()
-    for t in tables:
-        if len(t.columns) > WIDE and len(t.rows) <= FEW:
-            t = transposed(t)
-        rt = RichTable(title=t.title, title_justify="left")
-        for i, c in enumerate(t.columns):
-            rt.add_column(c, justify="left" if i < 2 else "right", no_wrap=i == 0)
-        for row in t.rows:
-            rt.add_row(*(cell(v) for v in row))
-        console.print(rt)
-
-
-def transposed(table: Table) -> Table:
-    """Rows as columns (a wide metrics table printed in a terminal); the first two columns
-    (task, policy) become the header."""
-    heads = tuple(" ".join(cell(v).rpartition("/")[2] for v in row[:2]) for row in table.rows)
-    rows = tuple(
-        (c, *(row[i] for row in table.rows)) for i, c in enumerate(table.columns) if i >= 2
-    )
-    return Table(table.name, table.title, ("", *heads), rows)
-
-
-def load_records(out_dir: str | Path) -> list[dict[str, Any]]:
+def load_records(out_dir: str | Path) -> tuple[list[dict[str, Any]], list[Problem]]:
+    """The records that count (:meth:`ResultsFile.read`) and the lines left out."""
     results = ResultsFile(out_dir)
     if not results.path.exists():
         raise GCCError(f"{results.path} does not exist; run gcc-gym bench SUITE --out {out_dir}")
-    records = list(results.load().values())
+    read = results.read()
+    records = list(read.records.values())
     if not records:
-        raise GCCError(f"{results.path} holds no records yet")
-    return records
+        skipped = f" ({len(read.problems)} lines skipped)" if read.problems else ""
+        raise GCCError(f"{results.path} holds no valid records yet{skipped}")
+    return records, read.problems
+
+
+def headline(records: list[dict[str, Any]], problems: list[Problem]) -> str:
+    """What the report is of: the episodes by class, and the lines of the file left out."""
+    classes = dict.fromkeys(CLASSES, 0)
+    for r in records:
+        classes[episode_class(r)] += 1
+    text = f"{len(records)} episodes: " + ", ".join(f"{n} {c}" for c, n in classes.items()) + "."
+    if problems:
+        text += f"\n\n{len(problems)} lines of results.jsonl skipped:\n\n"
+        text += "\n".join(f"- {p}" for p in problems)
+    return text + "\n"
 
 
 def report(
     out_dir: str | Path, plots: bool = True, show: bool = True
 ) -> tuple[list[Table], list[Path]]:
     """Write (and print) the tables and plots of the run in ``out_dir``; the files written."""
-    records = relabel(load_records(out_dir))
+    loaded, problems = load_records(out_dir)
+    records = relabel(loaded)
     tables = all_tables(records)
     folder = Path(out_dir) / "report"
     folder.mkdir(parents=True, exist_ok=True)
     suite = records[0].get("config", {}).get("suite", {}).get("name", "")
-    n_err = sum(r.get("status") != "ok" for r in records)
-    head = f"# Results of suite {suite}\n\n{len(records)} episodes, {n_err} errors.\n\n"
+    head = f"# Results of suite {suite}\n\n{headline(records, problems)}\n"
     md = folder / "report.md"
     md.write_text(head + "\n".join(to_markdown(t) for t in tables))
     files = [md]
@@ -133,5 +122,6 @@ def report(
 
         files += write_plots(records, folder)
     if show:
+        print(headline(records, problems))
         print_rich(tables)
     return tables, files

@@ -7,6 +7,11 @@ time in its own process (a local Ray instance with ``workers`` CPUs, or an exist
 lost node) costs only that episode: it is run again on a fresh worker, and if that dies too
 the episode is recorded as an error. Ctrl-C stops the suite; every record written so far is
 kept and ``resume=True`` runs only the episodes not yet recorded.
+
+Before anything runs, the suite's size is counted (a suite past ``max_episodes`` is refused
+without building its episodes) and the ``--out`` folder is locked (:mod:`agents.bench.lock`:
+a second run on it refuses, naming the first). A local Ray is started by
+:mod:`agents.bench.localray`, which outlives this driver only to stop Ray when it dies.
 """
 
 from __future__ import annotations
@@ -20,7 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agents.bench.plan import Episode, expand
+from agents.bench.lock import OutLock
+from agents.bench.plan import MAX_EPISODES, Episode, check_size, expand
 from agents.bench.records import ResultsFile, context, make_record
 from agents.bench.suite import Suite
 from agents.bench.worker import run_one, where
@@ -55,6 +61,8 @@ class BenchConfig:
     progress: bool = True
     #: CPUs each Ray worker asks for.
     cpus_per_worker: float = 1.0
+    #: A suite with more episodes is refused before anything runs.
+    max_episodes: int = MAX_EPISODES
 
     def __post_init__(self) -> None:
         if self.workers < 0 or self.cpus_per_worker <= 0:
@@ -74,10 +82,10 @@ class BenchSummary:
 
 
 def pending_episodes(
-    episodes: list[Episode], results: ResultsFile, config: BenchConfig
+    episodes: list[Episode], results: ResultsFile, config: BenchConfig, suite: str | None = None
 ) -> list[Episode]:
     """The episodes still to run; refuses to mix a changed suite into old results."""
-    done = results.load()
+    done = results.read(suite).records
     if done and not config.resume:
         raise GCCError(
             f"{results.path} already holds {len(done)} records; pass --resume to run only the "
@@ -105,10 +113,18 @@ def run_suite(
 ) -> BenchSummary:
     """Run ``suite``'s unfinished episodes, appending a record per episode to the results."""
     out = Path(out_dir)
+    check_size(suite, config.max_episodes)
+    with OutLock(out):
+        return _run_locked(suite, out, config, on_start)
+
+
+def _run_locked(
+    suite: Suite, out: Path, config: BenchConfig, on_start: OnStart | None
+) -> BenchSummary:
     episodes = expand(suite)
     results = ResultsFile(out)
-    todo = pending_episodes(episodes, results, config)
-    out.mkdir(parents=True, exist_ok=True)
+    results.claim(suite)
+    todo = pending_episodes(episodes, results, config, suite.name)
     results.heal()
     if Path(suite.path).is_file():
         (out / "suite.toml").write_text(Path(suite.path).read_text())
@@ -211,23 +227,22 @@ def _run_on_ray(
     from agents.bench.worker import EpisodeActor
 
     started_here = not ray.is_initialized()
+    local = None
     if started_here:
         os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
-        if config.address is None:
-            ray.init(
-                num_cpus=(config.workers or os.cpu_count() or 1) * config.cpus_per_worker,
-                include_dashboard=False,
-                log_to_driver=False,
-                logging_level=logging.WARNING,
-                object_store_memory=128 * 1024**2,
-            )
-        else:
-            ray.init(
-                address=config.address,
-                log_to_driver=False,
-                logging_level=logging.WARNING,
-                **_loopback(config.address),
-            )
+        address = config.address
+        if address is None:
+            from agents.bench.localray import LocalRay
+
+            cpus = (config.workers or os.cpu_count() or 1) * config.cpus_per_worker
+            local = LocalRay(cpus=max(1, int(-(-cpus // 1))))
+            address = local.start()
+        ray.init(
+            address=address,
+            log_to_driver=False,
+            logging_level=logging.WARNING,
+            **_loopback(address),
+        )
     n = config.workers
     if n == 0:
         n = max(1, int(ray.cluster_resources().get("CPU", 1) // config.cpus_per_worker))
@@ -278,6 +293,7 @@ def _run_on_ray(
                         continue
                     result = {
                         "status": "error",
+                        "error_class": "crashed",
                         "error": f"worker lost {MAX_ATTEMPTS} times: {type(e).__name__}: {e}",
                     }
                 else:
@@ -288,3 +304,5 @@ def _run_on_ray(
             ray.kill(actor)
         if started_here:
             ray.shutdown()
+        if local is not None:
+            local.stop()

@@ -20,7 +20,12 @@ A suite is a list of ``[[run]]`` tables; an optional ``[suite]`` table names it 
 Keys of a run: ``name``, ``env``, ``policy`` (required); ``seeds`` (a list, or
 ``{ start = S, count = N }``) or ``episodes = N`` with ``seed = S`` (first seed, default 0);
 ``kwargs``, ``policy_kwargs``, ``max_steps`` (the step limit), ``per_task`` (run each checkpoint
-of a mission alone, as ``gcc-gym run --per-task``), ``video`` (an MP4 per episode).
+of a mission alone, as ``gcc-gym run --per-task``), ``video`` (an MP4 per episode), ``repeats``
+(run each env × seed this many times, default 1: the report then gives pass@k, pass^k and how
+often a task's outcome flips between repeats).
+
+Seeds given as ``{ start, count }`` or ``episodes`` stay a ``range`` (nothing is materialised:
+a typo such as ``count = 1000000000`` is caught by the size check before anything runs).
 
 >>> suite = parse_suite('''
 ... [[run]]
@@ -31,7 +36,7 @@ of a mission alone, as ``gcc-gym run --per-task``), ``video`` (an MP4 per episod
 ... seed = 10
 ... ''', "inline.toml")
 >>> suite.runs[0].seeds
-(10, 11, 12)
+range(10, 13)
 """
 
 from __future__ import annotations
@@ -59,6 +64,7 @@ RUN_KEYS = frozenset(
         "max_steps",
         "per_task",
         "video",
+        "repeats",
     }
 )
 #: Keys whose tables merge with ``[defaults]`` key by key rather than replacing it.
@@ -72,12 +78,15 @@ class Run:
     name: str
     env: str | tuple[str, ...]
     policy: str
-    seeds: tuple[int, ...]
+    #: A tuple (a list in the file) or a ``range`` (``{ start, count }`` or ``episodes``).
+    seeds: Sequence[int]
     kwargs: Mapping[str, Any] = field(default_factory=dict)
     policy_kwargs: Mapping[str, Any] = field(default_factory=dict)
     max_steps: int | None = None
     per_task: bool = False
     video: bool = False
+    #: Times each env × seed runs (the same env seed; see :mod:`agents.bench.plan`).
+    repeats: int = 1
 
 
 @dataclass(frozen=True)
@@ -190,6 +199,9 @@ def _run(path: str, index: int, t: Any, own: Any) -> Run:
     max_steps = t.get("max_steps")
     if max_steps is not None and not _positive(max_steps):
         raise DataError(f"{where}: 'max_steps' must be a positive integer, got {max_steps!r}")
+    repeats = t.get("repeats", 1)
+    if not _positive(repeats):
+        raise DataError(f"{where}: 'repeats' must be a positive integer, got {repeats!r}")
     return Run(
         name=t["name"],
         env=t["env"] if isinstance(t["env"], str) else tuple(t["env"]),
@@ -200,6 +212,7 @@ def _run(path: str, index: int, t: Any, own: Any) -> Run:
         max_steps=max_steps,
         per_task=t.get("per_task", False),
         video=t.get("video", False),
+        repeats=repeats,
     )
 
 
@@ -215,14 +228,14 @@ def _int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def _seeds(where: str, t: dict[str, Any]) -> tuple[int, ...]:
+def _seeds(where: str, t: dict[str, Any]) -> Sequence[int]:
     if "seeds" in t and "episodes" in t:
         raise DataError(f"{where}: give 'seeds' or 'episodes' (with 'seed'), not both")
     if "episodes" in t:
         n, first = t["episodes"], t.get("seed", 0)
         if not _positive(n) or not _int(first):
             raise DataError(f"{where}: 'episodes' must be a positive integer and 'seed' an integer")
-        return tuple(range(first, first + n))
+        return range(first, first + n)
     if "seed" in t:
         raise DataError(f"{where}: 'seed' (the first seed) goes with 'episodes'")
     seeds = t.get("seeds")
@@ -231,7 +244,7 @@ def _seeds(where: str, t: dict[str, Any]) -> tuple[int, ...]:
             _int(seeds["start"]) and _positive(seeds["count"])
         ):
             raise DataError(f"{where}: 'seeds' as a table is {{ start = S, count = N }}, N > 0")
-        return tuple(range(seeds["start"], seeds["start"] + seeds["count"]))
+        return range(seeds["start"], seeds["start"] + seeds["count"])
     if isinstance(seeds, list) and seeds and all(_int(s) for s in seeds):
         if len(set(seeds)) != len(seeds):
             raise DataError(f"{where}: 'seeds' lists a seed twice: {seeds}")

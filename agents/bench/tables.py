@@ -5,8 +5,15 @@ A game's tables come from what its records carry: ``config.task_info`` (the game
 task's difficulty, the mission a checkpoint belongs to, the steps a person needs) and the
 ``metrics`` its env reports in ``info["metrics"]`` (RDR2's checkpoints reached, Dealer's Life 2's
 deal metrics, Skylines' city metrics...), and ``task_info.group`` (OSWorld's domains).
-Episodes recorded as errors are left out of the statistics and counted in their own column.
 
+Success rates count every episode: one that crashed, was refused or is unsupported
+(:func:`agents.bench.schema.episode_class`) is a failure in the denominator, listed by class in
+the summary and in the failures table; they come with a Wilson 95 % interval (:class:`Rate`),
+which is not zero-wide at 0/n or n/n. Steps, returns and metrics are over the episodes that
+ran. Runs with repeats get pass@k, pass^k and flip rates (:mod:`agents.bench.reliability`).
+
+>>> str(Rate(0, 10)), str(Rate(10, 10))
+('0.00 [0.00, 0.28]', '1.00 [0.72, 1.00]')
 >>> stat([1.0, 0.0, 1.0, 1.0], binary=True)
 Stat(mean=0.75, se=0.2165, n=4)
 >>> str(stat([2.0, 4.0])), str(stat([6100.0, 6300.0]))
@@ -16,9 +23,12 @@ Stat(mean=0.75, se=0.2165, n=4)
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from agents.bench.schema import CLASSES, episode_class
 
 
 @dataclass(frozen=True)
@@ -53,6 +63,56 @@ def stat(values: Iterable[float], binary: bool = False) -> Stat:
     else:
         se = math.sqrt(sum((x - mean) ** 2 for x in xs) / (n - 1) / n)
     return Stat(round(mean, 6), round(se, 4), n)
+
+
+#: z of a two-sided 95 % interval.
+Z95 = 1.959964
+
+
+def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a rate of ``k`` in ``n`` ((0, 1) when n is 0).
+
+    >>> [round(x, 3) for x in wilson(3, 4)]
+    [0.301, 0.954]
+    """
+    if n == 0:
+        return 0.0, 1.0
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass(frozen=True)
+class Rate:
+    """``k`` successes in ``n`` episodes, shown as the rate and its Wilson 95 % interval."""
+
+    k: int
+    n: int
+
+    @property
+    def rate(self) -> float:
+        return self.k / self.n if self.n else float("nan")
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson(self.k, self.n)
+
+    def __str__(self) -> str:
+        if self.n == 0:
+            return "-"
+        lo, hi = self.interval
+        return f"{self.rate:.2f} [{lo:.2f}, {hi:.2f}]"
+
+
+def rate(successes: Iterable[bool]) -> Rate:
+    xs = [bool(x) for x in successes]
+    return Rate(sum(xs), len(xs))
+
+
+def succeeded(rec: dict[str, Any]) -> bool:
+    """Whether the episode succeeded (an episode that did not run did not)."""
+    return rec.get("status") == "ok" and bool(rec.get("success"))
 
 
 @dataclass(frozen=True)
@@ -98,7 +158,9 @@ def _cost(rec: dict[str, Any]) -> float | None:
 
 
 def summary_table(records: Sequence[dict[str, Any]]) -> Table:
-    """One row per env (or checkpoint) × policy: success, steps, progress, return, cost."""
+    """One row per env (or checkpoint) × policy: episodes, success over all of them with its
+    interval, steps, progress, return, cost (over those that ran) and the episodes of each
+    failure class (columns of classes no episode is in are left out)."""
     rows = []
     for (name, policy), recs in _groups(records, "label", "policy").items():
         ok = [r for r in recs if r.get("status") == "ok"]
@@ -111,13 +173,14 @@ def summary_table(records: Sequence[dict[str, Any]]) -> Table:
             for u in usage
             if "prompt_tokens" in u
         ]
+        classes = Counter(episode_class(r) for r in recs)
         rows.append(
             (
                 name,
                 policy,
-                len(ok),
-                f"{sum(bool(r['success']) for r in ok)}/{len(ok)}",
-                stat((bool(r["success"]) for r in ok), binary=True),
+                len(recs),
+                f"{sum(map(succeeded, recs))}/{len(recs)}",
+                rate(map(succeeded, recs)),
                 stat(r["steps"] for r in ok),
                 stat(r["progress"] for r in ok),
                 stat(r["return"] for r in ok),
@@ -125,27 +188,79 @@ def summary_table(records: Sequence[dict[str, Any]]) -> Table:
                 stat(calls) if calls else None,
                 stat(tokens) if tokens else None,
                 stat(costs) if costs else None,
-                len(recs) - len(ok),
+                *(classes[c] for c in CLASSES[1:]),
             )
         )
-    return Table(
-        "summary",
-        "Success, steps and progress per env × policy (mean ± standard error)",
-        (
-            "env",
-            "policy",
-            "episodes",
-            "success",
-            "success rate",
-            "steps",
-            "progress",
-            "return",
-            "efficiency",
-            "LMM calls",
-            "tokens",
-            "cost USD",
-            "errors",
+    return _drop_zero(
+        Table(
+            "summary",
+            "Success (rate [95 % CI]) per env × policy over every episode; steps, progress and "
+            "return (mean ± SE) over those that ran",
+            (
+                "env",
+                "policy",
+                "episodes",
+                "success",
+                "success rate",
+                "steps",
+                "progress",
+                "return",
+                "efficiency",
+                "LMM calls",
+                "tokens",
+                "cost USD",
+                *CLASSES[1:],
+            ),
+            tuple(rows),
         ),
+        CLASSES[1:],
+    )
+
+
+def _drop_zero(table: Table, columns: Sequence[str]) -> Table:
+    """``table`` without those of ``columns`` that are 0 in every row."""
+    drop = {
+        i for i, c in enumerate(table.columns) if c in columns and not any(r[i] for r in table.rows)
+    }
+    keep = [i for i in range(len(table.columns)) if i not in drop]
+    return Table(
+        table.name,
+        table.title,
+        tuple(table.columns[i] for i in keep),
+        tuple(tuple(r[i] for i in keep) for r in table.rows),
+    )
+
+
+def failures_table(records: Sequence[dict[str, Any]]) -> Table | None:
+    """The episodes that crashed, were refused or are unsupported, by class, env × policy and
+    error (its first line), with their seeds; None when every episode ran."""
+    groups: dict[tuple[str, str, str, str], list[dict[str, Any]]] = {}
+    for r in records:
+        cls = episode_class(r)
+        if cls == "ok":
+            continue
+        why = r.get("error") or r.get("unsupported") or r.get("setup_error") or ""
+        groups.setdefault(
+            (cls, label(r), r["policy"], why.splitlines()[0][:200] if why else ""), []
+        ).append(r)
+    if not groups:
+        return None
+    order = {c: i for i, c in enumerate(CLASSES)}
+    rows = [
+        (
+            cls,
+            name,
+            policy,
+            len(rs),
+            " ".join(str(r["seed"]) for r in rs[:8]) + (" ..." if len(rs) > 8 else ""),
+            why,
+        )
+        for (cls, name, policy, why), rs in sorted(groups.items(), key=lambda kv: order[kv[0][0]])
+    ]
+    return Table(
+        "failures",
+        "Episodes that did not run to their end, by class (each a failure in the rates)",
+        ("class", "env", "policy", "episodes", "seeds", "why"),
         tuple(rows),
     )
 
@@ -172,8 +287,8 @@ def success_table(records: Sequence[dict[str, Any]], game: str) -> Table:
     Checkpoints of one mission are followed by the mission's total over them (the paper's
     per-task figure and its per-domain table both read this way).
     """
-    recs = [r for r in of_game(records, game) if r.get("status") == "ok"]
-    pols = policies(of_game(records, game))
+    recs = of_game(records, game)
+    pols = policies(recs)
     tasks = list(dict.fromkeys(label(r) for r in recs))
     parent_of = {label(r): task_info(r).get("parent") or "" for r in recs}
     difficulty = {label(r): task_info(r).get("difficulty") or "" for r in recs}
@@ -194,18 +309,18 @@ def success_table(records: Sequence[dict[str, Any]], game: str) -> Table:
         columns += [f"{p} success", f"{p} rate"]
     return Table(
         f"{game}_success",
-        f"{game}: success per task and policy (rate ± standard error)",
+        f"{game}: success per task and policy (rate [95 % CI], every episode counted)",
         tuple(columns),
         tuple(body),
     )
 
 
 def _rates(recs: Sequence[dict[str, Any]], pols: Sequence[str]) -> list[Any]:
-    """Per policy: successes as ``k/n`` and the rate ± SE."""
+    """Per policy: successes as ``k/n`` and the rate with its interval (every episode counts)."""
     out: list[Any] = []
     for p in pols:
-        mine = [bool(r["success"]) for r in recs if r["policy"] == p]
-        out += [f"{sum(mine)}/{len(mine)}" if mine else "-", stat(mine, binary=True)]
+        mine = [succeeded(r) for r in recs if r["policy"] == p]
+        out += [f"{sum(mine)}/{len(mine)}" if mine else "-", rate(mine)]
     return out
 
 
@@ -213,7 +328,7 @@ def group_table(records: Sequence[dict[str, Any]], game: str) -> Table | None:
     """A suite's families (``task_info.group``: OSWorld's domains) × policies: tasks, successes
     and rate ± SE, then all of them (the OSWorld paper's per-domain table); None without groups.
     """
-    recs = [r for r in of_game(records, game) if r.get("status") == "ok"]
+    recs = of_game(records, game)
     group = {id(r): task_info(r).get("group") or "" for r in recs}
     names = list(dict.fromkeys(g for g in group.values() if g))
     if not names:
@@ -229,7 +344,7 @@ def group_table(records: Sequence[dict[str, Any]], game: str) -> Table | None:
         columns += [f"{p} success", f"{p} rate"]
     return Table(
         f"{game}_groups",
-        f"{game}: success per group (domain) and policy (rate ± standard error)",
+        f"{game}: success per group (domain) and policy (rate [95 % CI])",
         tuple(columns),
         tuple(rows),
     )
@@ -341,9 +456,13 @@ def relabel(records: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def all_tables(records: Sequence[dict[str, Any]]) -> list[Table]:
-    """The summary, then each game's success table, its per-group and efficiency tables where
-    its tasks give groups or a person's steps, and its metrics tables."""
+    """The summary, the failures by class, the repeats' reliability, then each game's success
+    table, its per-group and efficiency tables where its tasks give groups or a person's steps,
+    and its metrics tables."""
+    from agents.bench.reliability import repeats_table
+
     out = [summary_table(records)]
+    out += [t for t in (failures_table(records), repeats_table(records)) if t is not None]
     for game in games(records):
         out.append(success_table(records, game))
         extra = (group_table(records, game), efficiency_table(records, game))

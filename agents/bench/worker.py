@@ -52,11 +52,37 @@ def _tuples(value: Any) -> Any:
     return value
 
 
+class _Watch:
+    """Notes whether the env's reset returned, and what it said about the task (OSWorld's
+    ``unsupported`` and ``setup_error``), as the episode runs."""
+
+    KEYS = ("unsupported", "unsupported_kind", "setup_error")
+
+    def __init__(self) -> None:
+        self.started = False
+        self.said: dict[str, Any] = {}
+
+    def wrap(self, env: Any) -> Any:
+        import gymnasium as gym
+
+        watch = self
+
+        class Watched(gym.Wrapper):
+            def reset(self, **kwargs: Any) -> Any:
+                obs, info = self.env.reset(**kwargs)
+                watch.said = {k: str(info[k]) for k in watch.KEYS if k in info}
+                watch.started = True
+                return obs, info
+
+        return Watched(env)
+
+
 def run_one(episode: Episode, out_dir: str | None = None) -> dict[str, Any]:
     """Run ``episode``; the result part of its record (``status`` ok or error, never raises).
 
-    An exception from the env or the policy is recorded with its traceback (the suite goes
-    on); a worker that dies instead is the driver's business (it retries the episode once).
+    An exception from the env or the policy is recorded with its traceback and its class
+    (``refused``: raised before the env's reset returned; ``crashed``: after) and the suite
+    goes on; a worker that dies instead is the driver's business (it retries the episode once).
     """
     import gymnasium as gym
 
@@ -69,6 +95,7 @@ def run_one(episode: Episode, out_dir: str | None = None) -> dict[str, Any]:
     env: gym.Env | None = None
     policy: Any = None
     result: dict[str, Any] = {}
+    watch = _Watch()
     try:
         video_dir = Path(out_dir) / "videos" if episode.video and out_dir else None
         prefix = episode.key.replace("/", "-").replace("|", "_").replace(":", "-")
@@ -80,15 +107,17 @@ def run_one(episode: Episode, out_dir: str | None = None) -> dict[str, Any]:
             env,
             **policy_kwargs(episode.policy, _tuples(dict(episode.policy_kwargs))),
         )
-        rec = run_episode(env, policy, episode.seed).to_json()
+        rec = run_episode(watch.wrap(env), policy, episode.seed).to_json()
         if video_dir is not None:
             rec["video"] = str(Path("videos") / f"{prefix}-episode-0.mp4")
-        result.update(status="ok", error=None, **rec)
+        result.update(status="ok", error=None, **rec, **watch.said)
     except Exception as e:  # noqa: BLE001 - recorded with its traceback, the suite goes on
         result.update(
             status="error",
+            error_class="crashed" if watch.started else "refused",
             error=f"{type(e).__name__}: {e}",
             traceback=traceback.format_exc(limit=20),
+            **watch.said,
         )
     finally:
         for part in (policy, env):

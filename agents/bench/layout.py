@@ -1,0 +1,107 @@
+"""Tables printed in a terminal of any width (80 columns when piped), no number ever cut.
+
+:func:`fit` splits a table too wide for the terminal into parts that each repeat its first
+:data:`KEYS` columns (the env or task, and the policy); those text columns fold (wrap inside a
+word) down to :data:`MIN_TEXT` where needed, every other column keeps its cells whole and its
+header wraps at spaces. ``report.md`` keeps each table whole.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agents.bench.tables import Table
+from gcc_envs.errors import MissingExtraError
+
+#: Columns each part of a split table repeats (the env or task, and the policy).
+KEYS = 2
+#: The narrowest a key column is folded to.
+MIN_TEXT = 12
+
+
+def cell(value: Any) -> str:
+    """A cell as text (``None`` → ``-``).
+
+    >>> from agents.bench.tables import Rate
+    >>> cell(None), cell(0.123456), cell(Rate(1, 2))
+    ('-', '0.123', '0.50 [0.09, 0.91]')
+    """
+    if value is None:
+        return "-"
+    if isinstance(value, float):
+        return f"{value:.3g}"
+    return str(value)
+
+
+def _longest_word(text: str) -> int:
+    return max((len(w) for w in text.split()), default=1)
+
+
+def _chrome(n: int) -> int:
+    """The characters a rich table's borders and padding take around ``n`` columns."""
+    return 3 * n + 1
+
+
+def fit(table: Table, width: int = 80) -> list[tuple[Table, list[int]]]:
+    """``table`` as parts that each fit ``width`` terminal columns, with each column's width.
+
+    >>> t = Table("t", "T", ("env", "policy", *"abcdefghij"), (("GCC/X", "random", *range(10)),))
+    >>> [len(part.columns) for part, _ in fit(t, 40)]
+    [7, 7]
+    """
+    cells = [[cell(v) for v in row] for row in table.rows]
+
+    def need(i: int) -> int:  # the cells unbroken, the header at its longest word
+        return max([_longest_word(table.columns[i]), *(len(r[i]) for r in cells)])
+
+    keys = list(range(min(KEYS, len(table.columns))))
+    key_w = [need(i) for i in keys]
+    rest = [i for i in range(len(table.columns)) if i not in keys]
+    widest = max((need(i) + 3 for i in rest), default=0)
+    squeeze = max(0, sum(key_w) + _chrome(len(keys)) + widest - width)
+    for j in sorted(range(len(keys)), key=lambda j: -key_w[j]):  # fold the widest key first
+        cut = min(squeeze, max(0, key_w[j] - MIN_TEXT))
+        key_w[j] -= cut
+        squeeze -= cut
+    base = sum(key_w) + _chrome(len(keys))
+    parts: list[list[int]] = []
+    used = width
+    for i in rest:
+        if not parts or used + need(i) + 3 > width:
+            parts.append([])
+            used = base
+        parts[-1].append(i)
+        used += need(i) + 3
+    out = []
+    for n, part in enumerate(parts or [[]]):
+        cols = keys + part
+        title = table.title if n == 0 else f"{table.title} (part {n + 1} of {len(parts)})"
+        columns = tuple(table.columns[i] for i in cols)
+        rows = tuple(tuple(row[i] for i in cols) for row in table.rows)
+        out.append((Table(table.name, title, columns, rows), key_w + [need(i) for i in part]))
+    return out
+
+
+def print_rich(tables: list[Table], console: Any = None) -> None:
+    """Print ``tables`` with rich, each fitted to the console's width (:func:`fit`)."""
+    try:
+        from rich import box
+        from rich.console import Console
+        from rich.table import Table as RichTable
+    except ImportError:
+        raise MissingExtraError("rich", "bench") from None
+    console = console or Console()
+    for t in tables:
+        for part, widths in fit(t, console.width):
+            rt = RichTable(title=part.title, title_justify="left", box=box.SQUARE)
+            for i, (c, w) in enumerate(zip(part.columns, widths)):
+                rt.add_column(
+                    c,
+                    justify="left" if i < KEYS else "right",
+                    min_width=w,
+                    max_width=w,
+                    overflow="fold",
+                )
+            for row in part.rows:
+                rt.add_row(*(cell(v) for v in row))
+            console.print(rt)
