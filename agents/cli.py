@@ -433,7 +433,7 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument(
         "--actions",
         default="auto",
-        choices=["auto", "space", "events"],
+        choices=["auto", "space", "code", "events"],
         help="actions as space members or as the JSON event log (auto: space when possible)",
     )
     ex.add_argument("--data-format", default="arrow", choices=["arrow", "hdf5", "parquet"])

@@ -1,22 +1,33 @@
 """Export recorded episodes to a Minari dataset (``gcc-gym export DIR --minari ID``).
 
 * Observations: the recorded frames as uint8 arrays, ``Box(0, 255, (H, W, C), uint8)``,
-  reset observation first (Minari's ``N + 1`` observations per ``N`` steps). The installed
-  Minari's ``jpeg_encoding`` option (present in some builds, default on, lossy) is turned off
-  when it exists, so the frames stay bit-exact.
+  reset observation first (Minari's ``N + 1`` observations per ``N`` steps), bit-exact: the
+  installed Minari's ``jpeg_encoding`` option (lossy, default on where it exists) is turned off.
 * Actions, ``actions=``:
 
   - ``"space"`` — the actions as given, rebuilt as members of the env's action space (needs
     every step's action to be a space member, e.g. a state- or event-mode policy);
+  - ``"code"`` — the code each step was given (skill calls, pyautogui lines: what the scripted
+    and LMM policies act with) as a ``Text`` action; the recovered env takes it as it is,
+    ``env.step(code)``, as the recorded one did;
   - ``"events"`` — the flattened event log: per step a ``Text`` action holding the JSON array
     of the events actually sent, each ``Event.to_dict()`` without its game time ``"t"``. Any
     episode exports this way (code, skills, programs); rebuild a step's input with
     ``Program([event_from_dict(d) for d in json.loads(action)])``;
-  - ``"auto"`` (default) — ``"space"`` when every action is a space member, else ``"events"``.
+  - ``"auto"`` (default) — the first of ``"space"``, ``"code"``, ``"events"`` that every step
+    fits.
 
-* Storage: ``data_format="arrow"`` by default (pyarrow is already the ``dataset`` extra; Minari's
-  own default, ``hdf5``, needs ``h5py``). ``MINARI_DATASETS_PATH`` says where datasets go.
-* Episodes are added one at a time, so memory holds one episode's frames at most.
+  Whatever the mode, each step's event log (the ``"events"`` text) is kept beside the actions
+  as the per-step info ``"events"`` (``"[]"`` for the reset row).
+* Compact frames: with ``data_format="arrow"`` (default; Minari's own default, ``hdf5``, needs
+  ``h5py``) each episode's Arrow file is rewritten with Arrow's zstd buffer compression (level
+  :data:`ZSTD_LEVEL`), which ``minari.load_dataset`` reads as it is; ``benchmarks/
+  perf_dataset.py`` measures the export's size against the native dataset's.
+* Not compact: the observation ``Box``'s bounds. Minari 0.5 writes them one per pixel (25.8 MB
+  of ``metadata.json`` at 1280x720, ~60 KB at 84x84) and its reader needs that form: Gymnasium
+  1.x refuses the 0-d bounds arrays Minari would build from scalars.
+* ``MINARI_DATASETS_PATH`` says where datasets go. Episodes are added one at a time, so memory
+  holds one episode's frames at most.
 """
 
 from __future__ import annotations
@@ -42,7 +53,11 @@ from gcc_envs.datasets.reader import Episode, load
 from gcc_envs.datasets.replay import make_env
 from gcc_envs.errors import DataError, MissingExtraError
 
-ACTION_MODES = ("auto", "space", "events")
+ACTION_MODES = ("auto", "space", "code", "events")
+#: zstd level of the Arrow files: at 1280x720, level 9 is the lowest whose window holds a whole
+#: frame, so repeats between frames compress (benchmarks/perf_dataset.py: level 3 writes 2.6x
+#: the bytes of level 9 for Stardew, at about the same speed).
+ZSTD_LEVEL = 9
 
 
 def _minari() -> Any:
@@ -71,18 +86,18 @@ def _stack(space: spaces.Space, members: list[Any]) -> Any:
     return np.asarray(members)
 
 
+def _frame_space(shape: Sequence[int]) -> spaces.Box:
+    return spaces.Box(0, 255, tuple(shape), np.uint8)
+
+
 def _env_spec(meta: dict[str, Any]) -> EnvSpec | None:
-    """The recorded env as a JSON-able spec (so ``dataset.recover_environment()`` works)."""
+    """The recorded env's spec, as made (so ``dataset.recover_environment()`` works)."""
     env_id = meta.get("env_id")
     if not env_id or env_id not in gym.registry or meta.get("make_kwargs_unrecorded"):
         return None
     spec = gym.spec(env_id)
-    entry = spec.entry_point
-    if callable(entry):  # registered as a function: Gymnasium can only serialise "module:name"
-        entry = f"{entry.__module__}:{entry.__qualname__}"
     return dataclasses.replace(
         spec,
-        entry_point=entry,
         kwargs={**spec.kwargs, **meta.get("make_kwargs", {})},
         max_episode_steps=meta.get("max_episode_steps"),
     )
@@ -118,25 +133,35 @@ def _check_new_id(dataset_id: str) -> Path:
 
 def _action_plan(episodes: list[Episode], actions: str) -> tuple[str, spaces.Space]:
     """The action encoding to use and the Minari action space it needs."""
-    all_space = all(s["action_kind"] == "space" for ep in episodes for s in ep.steps)
-    mode = ("space" if all_space else "events") if actions == "auto" else actions
-    if mode == "space":
-        if not all_space:
-            raise DataError("some actions are code, events or programs: use actions='events'")
+    kinds = {s["action_kind"] for ep in episodes for s in ep.steps}
+    if actions == "auto":
+        actions = "space" if kinds <= {"space"} else "code" if kinds <= {"code"} else "events"
+    if actions in ("space", "code") and not kinds <= {actions}:
+        raise DataError(
+            f"some actions are {sorted(kinds - {actions})}, not {actions}: use actions='events'"
+        )
+    if actions == "space":
         env = make_env(episodes[0].meta)
         try:
-            return mode, env.action_space
+            return actions, env.action_space
         finally:
             env.close()
-    longest = max((len(event_log_text(e)) for ep in episodes for e in ep.events), default=0)
-    return mode, spaces.Text(max(longest, 1), min_length=0, charset=string.printable)
+    texts = [t for ep in episodes for t in _texts(ep, actions)]
+    chars = "".join(sorted(set(string.printable).union(*texts)))
+    return actions, spaces.Text(max(map(len, texts), default=1) or 1, min_length=0, charset=chars)
+
+
+def _texts(ep: Episode, mode: str) -> list[str]:
+    if mode == "code":
+        return [str(a) for a in ep.actions]
+    return [event_log_text(e) for e in ep.events]
 
 
 def _buffer(minari: Any, ep: Episode, mode: str, action_space: spaces.Space) -> Any:
     if mode == "space":
         acts = _stack(action_space, [space_action(action_space, a) for a in ep.actions])
     else:
-        acts = [event_log_text(e) for e in ep.events]
+        acts = _texts(ep, mode)
     return minari.data_collector.episode_buffer.EpisodeBuffer(
         seed=ep.seed,
         observations=ep.frames[:],
@@ -144,7 +169,23 @@ def _buffer(minari: Any, ep: Episode, mode: str, action_space: spaces.Space) -> 
         rewards=list(ep.rewards),
         terminations=[bool(s["terminated"]) for s in ep.steps],
         truncations=[bool(s["truncated"]) for s in ep.steps],
+        infos={"events": ["[]", *(event_log_text(e) for e in ep.events)]},
     )
+
+
+def _compress(folder: Path, level: int = ZSTD_LEVEL) -> None:
+    """Rewrite an episode's Arrow files (``folder/*.arrow``) with zstd-compressed buffers."""
+    import pyarrow as pa
+
+    options = pa.ipc.IpcWriteOptions(compression=pa.Codec("zstd", compression_level=level))
+    for path in sorted(folder.glob("*.arrow")):
+        tmp = path.with_name(f".{path.name}.tmp")
+        with pa.memory_map(str(path)) as source, pa.OSFile(str(tmp), "wb") as sink:
+            reader = pa.ipc.open_file(source)
+            with pa.ipc.new_file(sink, reader.schema, options=options) as writer:
+                for i in range(reader.num_record_batches):
+                    writer.write_batch(reader.get_batch(i))
+        os.replace(tmp, path)
 
 
 def export_minari(
@@ -184,14 +225,19 @@ def export_minari(
                 author_email=author_email,
                 code_permalink=code_permalink,
                 action_space=action_space,
-                observation_space=spaces.Box(0, 255, tuple(meta["frames"]["shape"]), np.uint8),
+                observation_space=_frame_space(meta["frames"]["shape"]),
                 description=description
                 or f"gcc-gym recording of {meta.get('env_id')}; actions encoded as {mode!r}",
                 data_format=data_format,
                 **extra,
             )
-            for ep in episodes[1:]:
-                dataset.update_dataset_from_buffer([_buffer(minari, ep, mode, action_space)])
+            data = Path(dataset.storage.data_path)
+            for i, ep in enumerate(episodes):
+                if i:
+                    dataset.update_dataset_from_buffer([_buffer(minari, ep, mode, action_space)])
+                if data_format == "arrow":
+                    _compress(data / str(i))
+            dataset.storage.update_metadata({"dataset_size": dataset.storage.get_size()})
     except BaseException:
         shutil.rmtree(path, ignore_errors=True)  # no half-written dataset under this id
         raise

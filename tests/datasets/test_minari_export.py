@@ -1,6 +1,7 @@
 """Export to Minari and load back with minari.load_dataset."""
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -38,7 +39,7 @@ def test_state_mode_actions_export_as_space_members(random_dataset):
     env.close()
 
 
-def test_code_actions_export_as_the_event_log(tmp_path):
+def test_code_actions_export_as_the_code_the_recovered_env_takes(tmp_path):
     data = tmp_path / "data"
     code = ["move_down(duration=1.0)", "WAIT", "pyautogui.typewrite('hi')"]
     record(data, [4], policy=lambda t: code[t], steps=3)
@@ -46,11 +47,38 @@ def test_code_actions_export_as_the_event_log(tmp_path):
     ds = minari.load_dataset("gcc/farm-code-v0")
     (got,) = ds.iterate_episodes()
     (ep,) = load(data)
+    assert list(got.actions) == code
+    assert [json.loads(e) for e in got.infos["events"]] == [[], *_untimed(ep.events)]
+    env = ds.recover_environment()
+    frames = [env.reset(seed=4)[0], *(env.step(c)[0] for c in got.actions)]
+    assert np.array_equal(np.stack(frames), got.observations)
+    env.close()
+
+
+def test_actions_export_as_the_event_log_when_asked(tmp_path):
+    data = tmp_path / "data"
+    code = ["move_down(duration=1.0)", "WAIT", "pyautogui.typewrite('hi')"]
+    record(data, [4], policy=lambda t: code[t], steps=3)
+    export_minari(data, "gcc/farm-events-v0", actions="events")
+    (got,) = minari.load_dataset("gcc/farm-events-v0").iterate_episodes()
+    (ep,) = load(data)
     assert np.array_equal(got.observations, ep.frames[:])
     decoded = [[event_from_dict(d) for d in json.loads(a)] for a in got.actions]
-    assert [[e.to_dict() for e in step] for step in decoded] == [
-        [{k: v for k, v in e.items() if k != "t"} for e in events] for events in ep.events
-    ]
+    assert [[e.to_dict() for e in step] for step in decoded] == _untimed(ep.events)
+
+
+def _untimed(events):
+    return [[{k: v for k, v in e.items() if k != "t"} for e in step] for step in events]
+
+
+def test_export_compresses_frames_losslessly(random_dataset):
+    out, _ = random_dataset
+    ds = export_minari(out, "gcc/farm-small-v0")
+    raw = sum(ep.frames[:].nbytes for ep in load(out))
+    data = sum(f.stat().st_size for f in Path(ds.storage.data_path).rglob("*.arrow"))
+    assert data < raw / 4
+    for got, ep in zip(ds.iterate_episodes(), load(out)):
+        assert np.array_equal(got.observations, ep.frames[:])
 
 
 def test_export_refuses_an_existing_id_and_space_actions_it_does_not_have(tmp_path):
@@ -68,5 +96,5 @@ def test_missing_minari_names_the_extra(random_dataset, monkeypatch):
     import sys
 
     monkeypatch.setitem(sys.modules, "minari", None)
-    with pytest.raises(MissingExtraError, match=r"gcc-gym\[dataset\]"):
+    with pytest.raises(MissingExtraError, match=r"\[dataset\]"):
         export_minari(random_dataset[0], "gcc/y-v0")
