@@ -345,7 +345,12 @@ def test_every_start_and_waypoint_lies_on_open_ground() -> None:
             assert open_at(*npc.at[:2]), (md.name, npc.name)
 
 
-def test_taking_cover_cuts_the_damage_enemies_deal() -> None:
+def test_taking_cover_cuts_the_damage_enemies_deal(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gcc_envs.games.rdr2.sim import combat
+
+    # every shot at the player, and cover holding at any range (point blank is tested apart)
+    monkeypatch.setattr(combat, "COMPANION_TARGET", 0.0)
+    monkeypatch.setattr(combat, "POINT_BLANK_M", 0.0)
     hurt = []
     for cover in (False, True):
         sim = make("mission1", "protect_dutch", seed=3)
@@ -355,9 +360,48 @@ def test_taking_cover_cuts_the_damage_enemies_deal() -> None:
         if cover:
             press(sim, "q")
             assert s.player.in_cover
-        sim.advance(60.0)
+        sim.advance(30.0)
         hurt.append(s.player.max_health - s.player.health + (0 if s.player.alive else 100))
     assert hurt[1] < hurt[0]
+
+
+def _enemy_gap(s: object) -> float:
+    """Mean distance (m) from the living O'Driscolls to Dutch."""
+    d = s.npcs["dutch"]
+    far = [geo.dist(n.x, n.y, d.x, d.y) for n in s.npcs.values() if n.kind == "enemy" and n.alive]
+    return sum(far) / len(far)
+
+
+def test_enemies_advance_on_dutch_while_the_player_waits() -> None:
+    sim = make("mission1", "protect_dutch", seed=5)
+    s = sim.state
+    sim.advance(1.0)
+    start = _enemy_gap(s)
+    sim.advance(12.0)  # as an agent thinking through a few steps would
+    assert _enemy_gap(s) < start - 8.0
+
+
+def test_dutch_falls_when_nobody_fights() -> None:
+    sim = make("mission1", "protect_dutch", seed=5)
+    sim.advance(60.0)
+    assert sim.state.mission.failure == "Dutch was killed"
+
+
+def test_point_blank_shots_come_round_cover(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gcc_envs.games.rdr2.sim import combat
+
+    monkeypatch.setattr(combat, "COMPANION_TARGET", 0.0)
+    hurt = []
+    for blank in (0.0, 50.0):
+        monkeypatch.setattr(combat, "POINT_BLANK_M", blank)
+        sim = make("mission1", "protect_dutch", seed=3)
+        s = sim.state
+        crate = s.props["crate_porch"]
+        s.player.x, s.player.y = crate.x, crate.y - 1.2
+        press(sim, "q")
+        sim.advance(12.0)
+        hurt.append(s.player.max_health - s.player.health + (0 if s.player.alive else 100))
+    assert hurt[1] > hurt[0]
 
 
 def test_moving_leaves_cover() -> None:

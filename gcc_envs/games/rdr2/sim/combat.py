@@ -42,14 +42,29 @@ MOUNTED_EYE_M = 2.4
 HIDE_S = 1.6
 EXPOSE_S = 1.0
 ENEMY_SPEED = 4.0
-ENEMY_DAMAGE = 8.0
-ENEMY_DAMAGE_COMPANION = 10.0
+ENEMY_DAMAGE = 4.0
+ENEMY_DAMAGE_COMPANION = 17.0
+#: Shots an enemy fires each time it steps out (each may hit).
+BURST = 3
 #: Flanking: how far an enemy dashes to new cover, how near and far from the player it may
 #: be, and how far round (degrees, seen from the player) it must come.
 FLANK_REACH_M = 18.0
 FLANK_NEAR_M = 7.0
 FLANK_FAR_M = 40.0
 FLANK_MIN_DEG = 20.0
+#: Advancing: an enemy that does not flank after a shot moves up on the companion it fights
+#: (Dutch in protect_dutch; the player when none is near) to a cover at least
+#: ``ADVANCE_MIN_M`` nearer, within ``ADVANCE_REACH_M`` of it, or else that far over open
+#: ground, never nearer than ``ADVANCE_NEAR_M``. The longer a fight lasts (the agent thinking
+#: between actions), the closer they come and the more of their shots land.
+ADVANCE_MIN_M = 2.0
+ADVANCE_REACH_M = 9.0
+ADVANCE_STEP_M = 4.0
+ADVANCE_NEAR_M = 5.0
+#: Within this, an enemy's shot comes round any cover its target has.
+POINT_BLANK_M = 10.0
+#: Chance an enemy shot goes at a companion in the fight rather than at the player.
+COMPANION_TARGET = 0.7
 
 
 def _eye(state: WorldState) -> float:
@@ -252,19 +267,20 @@ def _enemy_phase(state: WorldState, npc: NPC, dt: float, rng: np.random.Generato
         return
     # shoot: step out, face the target, fire once at the end of the exposure
     _move_to(npc, *npc.peek_at, ENEMY_SPEED, dt)
-    target = _pick_target(state, rng) if npc.cooldown <= 0 else None
+    target = _pick_target(state, npc, rng) if npc.cooldown <= 0 else None
     tx, ty = (p.x, p.y) if target is None else (target.x, target.y)
     npc.yaw_deg = geo.heading(tx - npc.x, ty - npc.y)
     if npc.cooldown <= 0:
         _enemy_fire(state, npc, target, rng)
         npc.state, npc.cooldown = "cover", npc.hide_s
-        if npc.flank > 0 and rng.random() < npc.flank:
-            _flank(state, npc, rng)
+        if not (npc.flank > 0 and rng.random() < npc.flank and _flank(state, npc, rng)):
+            _advance(state, npc, rng)
 
 
-def _flank(state: WorldState, npc: NPC, rng: np.random.Generator) -> None:
+def _flank(state: WorldState, npc: NPC, rng: np.random.Generator) -> bool:
     """Pick a free cover within :data:`FLANK_REACH_M` whose bearing from the player differs by
-    at least :data:`FLANK_MIN_DEG` from the current one, and run there (exposed on the way)."""
+    at least :data:`FLANK_MIN_DEG` from the current one, and run there (exposed on the way);
+    False when there is none."""
     p = state.player
     taken = {n.cover for n in state.npcs.values() if n.alive and n.kind == "enemy"}
     here = geo.heading(npc.x - p.x, npc.y - p.y)
@@ -277,21 +293,83 @@ def _flank(state: WorldState, npc: NPC, rng: np.random.Generator) -> None:
         if FLANK_NEAR_M <= d <= FLANK_FAR_M and turn >= FLANK_MIN_DEG:
             options.append(c)
     if not options:
-        return
+        return False
     npc.cover = options[int(rng.integers(len(options)))]
+    npc.hide_at, npc.peek_at = _cover_spots(state, npc)
+    npc.state = "run"
+    return True
+
+
+def _pressed(state: WorldState, npc: NPC) -> tuple[float, float]:
+    """Where an enemy advances to: the nearest companion in the fight, else the player."""
+    friends = _friends(state)
+    if not friends:
+        return state.player.x, state.player.y
+    f = min(friends, key=lambda n: geo.dist(n.x, n.y, npc.x, npc.y))
+    return f.x, f.y
+
+
+def _advance(state: WorldState, npc: NPC, rng: np.random.Generator) -> None:
+    """Move up on the pressed companion: a free cover nearer to it, or open ground."""
+    ax, ay = _pressed(state, npc)
+    cx, cy = npc.cover if npc.cover is not None else (npc.x, npc.y)
+    now = geo.dist(cx, cy, ax, ay)
+    if now <= ADVANCE_NEAR_M + ADVANCE_MIN_M:
+        return
+    taken = {n.cover for n in state.npcs.values() if n.alive and n.kind == "enemy"}
+    options = [
+        c
+        for c in state.covers
+        if c not in taken
+        and geo.dist(*c, cx, cy) <= ADVANCE_REACH_M
+        and ADVANCE_NEAR_M <= geo.dist(*c, ax, ay) <= now - ADVANCE_MIN_M
+    ]
+    if options:
+        npc.cover = options[int(rng.integers(len(options)))]
+    else:
+        spot = _open_step(state, cx, cy, ax, ay, min(ADVANCE_STEP_M, now - ADVANCE_NEAR_M))
+        if spot is None:
+            return
+        npc.cover = spot
     npc.hide_at, npc.peek_at = _cover_spots(state, npc)
     npc.state = "run"
 
 
-def _pick_target(state: WorldState, rng: np.random.Generator) -> NPC | None:
-    """None = the player; otherwise a companion (one shot in four when one is near)."""
-    friends = [
+def _open_step(
+    state: WorldState, x: float, y: float, ax: float, ay: float, step: float
+) -> tuple[float, float] | None:
+    """A free spot ``step`` metres from (x, y), straight towards (ax, ay) or up to 60° aside
+    (round a fence), in clear sight of (x, y) and nearer to (ax, ay); None when there is none."""
+    m = state.map
+    z = level_at(state, x, y)
+    now = geo.dist(x, y, ax, ay)
+    toward = math.atan2(ay - y, ax - x)
+    for turn in (0.0, 30.0, -30.0, 60.0, -60.0):
+        a = toward + math.radians(turn)
+        qx, qy = x + math.cos(a) * step, y + math.sin(a) * step
+        if (
+            geo.dist(qx, qy, ax, ay) <= now - step / 2.0
+            and geo.circle_free(m.walls, m.level, CELL_M, qx, qy, 0.4, z)
+            and geo.line_of_sight(m.walls, CELL_M, x, y, qx, qy)
+        ):
+            return qx, qy
+    return None
+
+
+def _friends(state: WorldState) -> list[NPC]:
+    return [
         n
         for n in state.npcs.values()
         if n.alive and not n.hostile and n.kind in ("dutch", "micah", "javier")
     ]
-    if friends and rng.random() < 0.25:
-        return friends[int(rng.integers(len(friends)))]
+
+
+def _pick_target(state: WorldState, npc: NPC, rng: np.random.Generator) -> NPC | None:
+    """None = the player; otherwise the companion the enemy presses (:data:`COMPANION_TARGET`
+    of the shots when one is in the fight)."""
+    friends = _friends(state)
+    if friends and rng.random() < COMPANION_TARGET:
+        return min(friends, key=lambda n: geo.dist(n.x, n.y, npc.x, npc.y))
     return None
 
 
@@ -357,11 +435,17 @@ def _enemy_fire(state: WorldState, npc: NPC, target: NPC | None, rng: np.random.
         return
     d = geo.dist(npc.x, npc.y, tx, ty)
     moving = target is None and p.moving
-    covered = shielded(state, tx, ty, npc.x, npc.y) and (target is not None or p.in_cover)
+    close = d <= POINT_BLANK_M  # near enough to shoot round any cover
+    covered = (
+        not close
+        and shielded(state, tx, ty, npc.x, npc.y)
+        and (target is not None or p.in_cover)
+    )
     chance = hit_chance(d, covered, moving)
-    if rng.random() >= chance:
-        return
-    if target is None:
-        hurt_player(state, ENEMY_DAMAGE)
-    else:
-        hurt_npc(state, target, ENEMY_DAMAGE_COMPANION, "enemy")
+    for _ in range(BURST):
+        if rng.random() >= chance:
+            continue
+        if target is None:
+            hurt_player(state, ENEMY_DAMAGE)
+        else:
+            hurt_npc(state, target, ENEMY_DAMAGE_COMPANION, "enemy")

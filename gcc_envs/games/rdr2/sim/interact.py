@@ -115,6 +115,7 @@ def press(state: WorldState) -> Action | None:
         horse.hitched, horse.rider = False, "arthur"
         p.mounted = horse.id
         p.x, p.y, p.in_cover = horse.x, horse.y, False
+        p.yaw_deg = horse.yaw_deg  # in the saddle, the view looks where the horse faces
         p.aiming = False
     elif act.verb == "door":
         toggle_door(state, act.target)
