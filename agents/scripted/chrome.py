@@ -20,8 +20,9 @@ COUNTS = {"last closed page": 1, "two": 2, "three": 3}
 
 
 def go(text: str) -> list[Event]:
-    """The address bar: type ``text`` (an address or a search) and go."""
-    return [Hotkey(("ctrl", "l")), TypeText(text, 0.01), KeyPress("enter")]
+    """The address bar: type ``text`` (an address or a search) and go (a moment after the
+    bar takes the focus: a key typed at once can go astray)."""
+    return [Hotkey(("ctrl", "l")), Wait(0.3), TypeText(text, 0.01), KeyPress("enter")]
 
 
 def follow(text: str, skip: int = 0) -> list[Event]:
@@ -57,9 +58,20 @@ class PostOnTwitterScript(ChromeScript):
 
 
 class OpenLastClosedPageScript(ChromeScript):
-    """Ctrl+Shift+T once per page to reopen (the most recently closed first)."""
+    """Ctrl+Shift+T once per page to reopen (the most recently closed first); a page named by
+    its topic: the history searched for the topic (typing into its search box drops keys
+    while it redraws, so the search goes in the address), the first hit."""
+
+    #: The first entry's title in chrome://history (1280x800).
+    FIRST_HIT = (500, 301)
 
     def plan(self, instruction: str, frame: np.ndarray) -> Plan:
+        named = re.search(r"page about the (.+?) that I closed", instruction)
+        if named:
+            query = named.group(1).replace(" ", "%20")
+            yield settle(go(f"chrome://history/?q={query}"), quiet_s=0.8)
+            yield settle([self.click(*self.FIRST_HIT), Wait(0.5)], quiet_s=0.8)
+            return
         n = next((v for k, v in COUNTS.items() if k in instruction), 1)
         events: list[Event] = []
         for _ in range(n):
@@ -77,20 +89,40 @@ class GoToGitHubHomepageScript(ChromeScript):
 
 
 class DarkModeScript(ChromeScript):
-    """Settings > Appearance, the Mode list, the mode's first letter; then wait for Chromium
-    to write its preferences (it does within about ten seconds)."""
+    """Settings > Appearance: the toggles asked for, lowest first (the home button's opens a
+    panel that moves the rows below it), the Mode list, the mode's first letter, the bookmarks
+    bar's list last (showing the bar moves the page); then wait for Chromium to write its
+    preferences (it does within about ten seconds)."""
 
-    #: The Mode list on chrome://settings/appearance (1280x800).
-    MODE = (914, 345)
+    #: On chrome://settings/appearance (1280x800): the Mode list, the home button's toggle,
+    #: the bookmarks bar's list, the tab search button's and tab groups' toggles.
+    MODE, HOME, BAR, SEARCH, GROUPS = (914, 345), (1001, 402), (914, 460), (1001, 558), (1001, 607)
+    #: How far the home button's panel moves the bookmarks bar's row down.
+    HOME_PANEL = 103
 
     def plan(self, instruction: str, frame: np.ndarray) -> Plan:
         mode = "light" if re.search(r"\blight mode\b", instruction) else "dark"
         yield settle(go("chrome://settings/appearance"), quiet_s=1.0)
+        toggles: list[Event] = []
+        for phrase, at in (("hide tab groups", self.GROUPS), ("hide the tab search", self.SEARCH),
+                           ("show the home button", self.HOME)):  # fmt: skip
+            if phrase in instruction:
+                toggles += [self.click(*at), Wait(0.8)]
         pick = [self.click(*self.MODE), Wait(0.6), KeyPress(mode[0]), KeyPress("enter")]
         # the page turns dark (light) when the mode takes (the device's mode, under Xvfb, is
-        # light); Chromium saves the setting within about ten seconds
+        # light)
         want_dark = mode == "dark"
-        yield until(pick, lambda f: page_is_dark(f) == want_dark, timeout_s=6.0, then_s=11.0)
+        yield until([*toggles, *pick], lambda f: page_is_dark(f) == want_dark, timeout_s=6.0,
+                    then_s=0.5)  # fmt: skip
+        bar = re.search(r"always (show|hide) the bookmarks bar", instruction)
+        events: list[Event] = []
+        if bar:
+            x, y = self.BAR
+            y += self.HOME_PANEL if "show the home button" in instruction else 0
+            events = [self.click(x, y), Wait(0.6), TypeText(f"always {bar.group(1)[0]}", 0.05),
+                      KeyPress("enter")]  # fmt: skip
+        # Chromium saves the settings within about ten seconds
+        yield settle([*events, Wait(11.0)], quiet_s=0.5)
 
 
 def page_is_dark(frame: np.ndarray) -> bool:

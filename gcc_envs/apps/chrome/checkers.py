@@ -55,14 +55,20 @@ def posted(probe: DesktopProbe, text: str) -> float:
     return 1.0 if any(p["text"].strip() == text for p in posts) else 0.0
 
 
-def reopened_last_closed(probe: DesktopProbe, count: int | str = 1) -> float:
-    """The ``count`` pages closed last at setup are open again, and none closed before them."""
+def reopened_last_closed(probe: DesktopProbe, count: int | str = 1, topic: str = "") -> float:
+    """The ``count`` pages closed last at setup are open again, and none closed before them;
+    with ``topic`` (``count`` 0), that encyclopedia page is open again and no other closed one."""
     closed, n = answer(probe).get("closed", []), int(count)
-    if not closed or not 1 <= n <= len(closed):
-        return 0.0
     urls = [t["url"] for t in open_tabs(probe)]
-    back = all(any(_same_page(u, want) for u in urls) for want in closed[-n:])
-    extra = any(_same_page(u, other) for u in urls for other in closed[:-n])
+    if topic:
+        want = [u for u in closed if urlsplit(u).path.endswith("/" + topic.replace(" ", "_"))]
+        others = [u for u in closed if u not in want]
+    elif closed and 1 <= n <= len(closed):
+        want, others = closed[-n:], closed[:-n]
+    else:
+        return 0.0
+    back = bool(want) and all(any(_same_page(u, w) for u in urls) for w in want)
+    extra = any(_same_page(u, other) for u in urls for other in others)
     return 1.0 if back and not extra else 0.0
 
 
@@ -72,11 +78,34 @@ def on_profile(probe: DesktopProbe, user: str = TARGET_USER) -> float:
     return 1.0 if any(_same_page(t["url"], want) for t in open_tabs(probe)) else 0.0
 
 
-def appearance_mode(probe: DesktopProbe, mode: str = "dark") -> float:
-    """Chromium's appearance mode is ``mode`` (``dark`` or ``light``; its saved preference)."""
+def appearance_mode(
+    probe: DesktopProbe,
+    mode: str = "dark",
+    bar: str = "",
+    home: str = "",
+    search: str = "",
+    groups: str = "",
+) -> float:
+    """Chromium's appearance mode is ``mode`` (``dark`` or ``light``; its saved preference),
+    and the appearance page's other settings are as asked: the bookmarks bar ``bar``
+    (``show``: always, ``hide``: never), the home button ``home`` (``show``), the tab search
+    button ``search`` (``hide``), tab groups in the bookmarks bar ``groups`` (``hide``); a
+    setting asked for as ``""`` must keep its default."""
     path = f"{PROFILE}/Default/Preferences"
     if not probe.exists(path):
         return 0.0
     prefs = json.loads(probe.read_file(path))
-    scheme = prefs.get("browser", {}).get("theme", {}).get("color_scheme2")
-    return 1.0 if scheme == SCHEMES[mode] else 0.0
+    browser, marks = prefs.get("browser", {}), prefs.get("bookmark_bar", {})
+    scheme = browser.get("theme", {}).get("color_scheme2")
+    bar_now = (
+        "show" if marks.get("show_on_all_tabs") is True
+        else "hide" if marks.get("visibility_state") == 2 else ""
+    )  # fmt: skip
+    now = {
+        "bar": bar_now,
+        "home": "show" if browser.get("show_home_button") is True else "",
+        "search": "hide" if prefs.get("tab_search", {}).get("pinned_to_tabstrip") is False else "",
+        "groups": "hide" if marks.get("show_tab_groups") is False else "",
+    }
+    want = {"bar": bar, "home": home, "search": search, "groups": groups}
+    return 1.0 if scheme == SCHEMES[mode] and now == want else 0.0

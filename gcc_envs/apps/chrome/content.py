@@ -42,7 +42,7 @@ TARGET_NAME = "Börje F. Karlsson"
 _DECOY_USERS = ("{u}-dev", "{u}a", "{u}-bot", "s{u}", "{u}2")
 #: Words a look-alike title puts in place of one word of the phrase asked for.
 _SWAPS = ("Universal", "Game", "Robot", "Open", "Visual", "Language", "Web", "Agent", "Learning")
-_TOPICS = {
+TOPICS = {
     "Lighthouse": "A lighthouse is a tower that emits light to serve as a navigational aid.",
     "Glacier": "A glacier is a persistent body of dense ice that moves under its own weight.",
     "Volcano": "A volcano is a rupture in the crust through which lava and gases escape.",
@@ -51,6 +51,28 @@ _TOPICS = {
     "Harbour": "A harbour is a sheltered body of water where ships can be docked.",
     "Windmill": "A windmill converts the energy of wind into rotational energy.",
     "Aqueduct": "An aqueduct is a watercourse constructed to carry water.",
+    "Telescope": "A telescope magnifies distant objects by collecting light.",
+    "Rainforest": "A rainforest is a forest with high and continuous rainfall.",
+    "Compass": "A compass shows the cardinal directions used for navigation.",
+    "Honeybee": "A honeybee is a social insect that makes and stores honey.",
+    "Canal": "A canal is an artificial waterway for boats or for irrigation.",
+    "Geyser": "A geyser is a spring that intermittently throws out hot water and steam.",
+    "Observatory": "An observatory is a place used for observing celestial events.",
+    "Suspension bridge": "A suspension bridge hangs its deck below cables on vertical suspenders.",
+    "Tide": "Tides are the rise and fall of sea levels caused by the Moon and the Sun.",
+    "Desert": "A desert is a landscape where little precipitation occurs.",
+    "Printing press": "A printing press applies pressure to transfer ink onto paper.",
+    "Penguin": "Penguins are flightless seabirds living almost only in the southern hemisphere.",
+    "Waterfall": "A waterfall is a point in a river where water flows over a vertical drop.",
+    "Castle": "A castle is a fortified structure built during the Middle Ages.",
+    "Hot air balloon": "A hot air balloon is lifted by heated air held in an envelope.",
+    "Origami": "Origami is the art of folding paper into shapes.",
+    "Typewriter": "A typewriter writes characters on paper by pressing keys.",
+    "Archipelago": "An archipelago is a chain, cluster or group of islands.",
+    "Steam engine": "A steam engine does mechanical work using steam as its working fluid.",
+    "Mangrove": "A mangrove is a shrub or tree that grows in coastal saline water.",
+    "Avalanche": "An avalanche is a rapid flow of snow down a slope.",
+    "Lantern": "A lantern is a portable source of lighting with a protective enclosure.",
 }
 _POSTS = (
     "Shipping a new release today, wish us luck.", "Coffee first, code later.",
@@ -80,12 +102,16 @@ def make_site(
     seed: int,
     paper: tuple[str, str, str] = (TARGET_ARXIV, TARGET_TITLE, "Towards General Computer Control"),
     user: tuple[str, str] = (TARGET_USER, TARGET_NAME),
+    topic: str = "",
 ) -> dict[str, Any]:
     """The episode's web: JSON-ready data (the same arguments give the same site).
 
     ``paper`` is the article searched for (arXiv id, title, the phrase of the title the task
-    names), ``user`` the code-hosting user (handle, name).
+    names), ``user`` the code-hosting user (handle, name), ``topic`` an encyclopedia page
+    the web must have (one of :data:`TOPICS`; the others are drawn).
     """
+    if topic and topic not in TOPICS:
+        raise ValueError(f"unknown encyclopedia topic {topic!r}; known: {sorted(TOPICS)}")
     rng = np.random.default_rng(seed)
     arxiv, title, phrase = paper
     if phrase not in title:
@@ -116,8 +142,11 @@ def make_site(
         "snippet": f"Posts by {handle}.",
     })  # fmt: skip
     order = rng.permutation(len(results))
-    topics = [str(t) for t in rng.choice(sorted(_TOPICS), size=5, replace=False)]
-    wiki = {t.replace(" ", "_"): _TOPICS[t] for t in topics}
+    others = sorted(set(TOPICS) - {topic})
+    topics = [str(t) for t in rng.choice(others, size=5, replace=False)]
+    if topic:  # the task's page takes a drawn one's place
+        topics[int(rng.integers(len(topics)))] = topic
+    wiki = {t.replace(" ", "_"): TOPICS[t] for t in topics}
     posts = [
         {"author": str(rng.choice(["Ada Byte", "Lin Chen", "Sam Okoro", "Mia Rossi"])),
          "text": str(_POSTS[i])}

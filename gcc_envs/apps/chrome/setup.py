@@ -55,14 +55,15 @@ def chrome_web(
     paper_phrase: str = "Towards General Computer Control",
     user: str = TARGET_USER,
     user_name: str = TARGET_NAME,
+    topic: str = "",
 ) -> None:
     """The local web on a free loopback port (answer key: ``web_port``), around the article
-    ``paper_*`` and the code-hosting user ``user``."""
+    ``paper_*``, the code-hosting user ``user`` and the encyclopedia page ``topic``."""
     folders(session)
     root = session.home / SITES
     (root / "pdf").mkdir(parents=True, exist_ok=True)
     paper = (paper_arxiv, paper_title, paper_phrase)
-    site = make_site(int(session.rng.integers(2**31)), paper, (user, user_name))
+    site = make_site(int(session.rng.integers(2**31)), paper, (user, user_name), topic)
     (root / "site.json").write_text(json.dumps(site))
     for pid, p in site["papers"].items():
         (root / "pdf" / f"{pid}.pdf").write_bytes(text_pdf([p["title"], p["authors"], pid]))
@@ -139,14 +140,28 @@ def _wait(cond: Callable[[], bool], timeout_s: float, what: str) -> None:
         time.sleep(0.1)
 
 
-def close_tabs(session: Any, pages: int = 4, close: int = 2, timeout_s: float = 30.0) -> None:
-    """Open ``pages`` encyclopedia pages, then close ``close`` of them (answer: the last)."""
+def close_tabs(
+    session: Any, pages: int = 4, close: int = 2, topic: str = "", timeout_s: float = 30.0
+) -> None:
+    """Open ``pages`` encyclopedia pages, then close ``close`` of them in a seeded order
+    (answer: the order). The page of ``topic``, when given, is among those closed but not
+    the last one (finding it takes the history, not "reopen closed tab")."""
     site = json.loads((session.home / SITES / "site.json").read_text())
     slugs = sorted(site["wiki"])[:pages]
+    want = topic.replace(" ", "_")
+    if want and want not in slugs:
+        raise GCCError(f"close_tabs: the web has no page {want!r} among {slugs}")
     urls = [f"https://en.wikipedia.org/wiki/{s}" for s in slugs]
     chromium(session, urls, timeout_s=timeout_s)
     devtools = _answer(session)["devtools_port"]
     order = [urls[i] for i in session.rng.permutation(len(urls))[:close]]
+    if want:
+        target = f"https://en.wikipedia.org/wiki/{want}"
+        if target not in order[:-1]:  # put it among the earlier closed ones
+            k = int(session.rng.integers(close - 1))
+            order = [u for u in order if u != target]
+            order.insert(k, target)
+            order = order[:close]
     for url in order:
         tabs = session.in_network(partial(cdp.tabs, devtools))
         tab = next(t for t in tabs if t["url"] == url)
