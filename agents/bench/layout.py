@@ -3,7 +3,8 @@
 :func:`fit` splits a table too wide for the terminal into parts that each repeat its first
 :data:`KEYS` columns (the env or task, and the policy); those text columns fold (wrap inside a
 word) down to :data:`MIN_TEXT` where needed, every other column keeps its cells whole and its
-header wraps at spaces. ``report.md`` keeps each table whole.
+header wraps at spaces; other text columns (an error message) fold likewise. ``report.md``
+keeps each table whole.
 """
 
 from __future__ import annotations
@@ -42,6 +43,12 @@ def _chrome(n: int) -> int:
     return 3 * n + 1
 
 
+def is_text(table: Table, i: int) -> bool:
+    """Whether column ``i`` is words (folded where needed) rather than figures (kept whole)."""
+    values = [row[i] for row in table.rows if row[i] is not None]
+    return bool(values) and all(isinstance(v, str) and any(c.isalpha() for c in v) for v in values)
+
+
 def fit(table: Table, width: int = 80) -> list[tuple[Table, list[int]]]:
     """``table`` as parts that each fit ``width`` terminal columns, with each column's width.
 
@@ -54,10 +61,14 @@ def fit(table: Table, width: int = 80) -> list[tuple[Table, list[int]]]:
     def need(i: int) -> int:  # the cells unbroken, the header at its longest word
         return max([_longest_word(table.columns[i]), *(len(r[i]) for r in cells)])
 
+    def least(i: int) -> int:  # figures whole; words folded down to MIN_TEXT
+        return min(need(i), max(MIN_TEXT, _longest_word(table.columns[i]))) if text[i] else need(i)
+
+    text = [is_text(table, i) for i in range(len(table.columns))]
     keys = list(range(min(KEYS, len(table.columns))))
     key_w = [need(i) for i in keys]
     rest = [i for i in range(len(table.columns)) if i not in keys]
-    widest = max((need(i) + 3 for i in rest), default=0)
+    widest = max((least(i) + 3 for i in rest), default=0)
     squeeze = max(0, sum(key_w) + _chrome(len(keys)) + widest - width)
     for j in sorted(range(len(keys)), key=lambda j: -key_w[j]):  # fold the widest key first
         cut = min(squeeze, max(0, key_w[j] - MIN_TEXT))
@@ -67,18 +78,24 @@ def fit(table: Table, width: int = 80) -> list[tuple[Table, list[int]]]:
     parts: list[list[int]] = []
     used = width
     for i in rest:
-        if not parts or used + need(i) + 3 > width:
+        if not parts or used + least(i) + 3 > width:
             parts.append([])
             used = base
         parts[-1].append(i)
-        used += need(i) + 3
+        used += least(i) + 3
     out = []
     for n, part in enumerate(parts or [[]]):
+        widths = [least(i) for i in part]
+        slack = width - base - sum(w + 3 for w in widths)
+        for j, i in enumerate(part):  # room left goes to the part's words
+            grow = min(slack, need(i) - widths[j])
+            widths[j] += grow
+            slack -= grow
         cols = keys + part
         title = table.title if n == 0 else f"{table.title} (part {n + 1} of {len(parts)})"
         columns = tuple(table.columns[i] for i in cols)
         rows = tuple(tuple(row[i] for i in cols) for row in table.rows)
-        out.append((Table(table.name, title, columns, rows), key_w + [need(i) for i in part]))
+        out.append((Table(table.name, title, columns, rows), key_w + widths))
     return out
 
 
@@ -97,7 +114,7 @@ def print_rich(tables: list[Table], console: Any = None) -> None:
             for i, (c, w) in enumerate(zip(part.columns, widths)):
                 rt.add_column(
                     c,
-                    justify="left" if i < KEYS else "right",
+                    justify="left" if i < KEYS or is_text(part, i) else "right",
                     min_width=w,
                     max_width=w,
                     overflow="fold",

@@ -92,8 +92,13 @@ def context(suite: Suite) -> dict[str, Any]:
 def make_record(
     episode: Episode, result: dict[str, Any], attempts: int, ctx: dict[str, Any], session: str
 ) -> dict[str, Any]:
-    """The record of ``episode``: identity, outcome (``result``), worker and full config."""
-    return {
+    """The record of ``episode``: identity, outcome (``result``), worker and full config.
+
+    The identity is the suite's (the episode's ``env_id`` as the suite names it, its seed):
+    the outcome's own ``env_id`` (the versioned id the env reports) does not replace it, so
+    episodes that ran and episodes that could not start group together in the report.
+    """
+    identity = {
         "key": episode.key,
         "run": episode.run,
         "env_id": episode.env_id,
@@ -102,7 +107,10 @@ def make_record(
         "policy": episode.policy,
         "seed": episode.seed,
         "attempts": attempts,
-        **result,
+    }
+    return {
+        **identity,
+        **{k: v for k, v in result.items() if k not in identity},
         "config": {**episode.config(), **ctx},
         "digest": episode.digest(),
         "session": session,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import itertools
 import json
 import sys
 from importlib.util import find_spec
@@ -14,6 +15,7 @@ import gcc_envs  # noqa: F401  (registers the ids)
 from agents.bench import BenchConfig, load_suite, run_suite
 from agents.bench.report import csv_rows, report, to_markdown
 from agents.bench.tables import (
+    Rate,
     Stat,
     all_tables,
     efficiency_table,
@@ -26,6 +28,7 @@ from agents.cli import main
 
 SMOKE = Path(__file__).resolve().parents[3] / "benchmarks" / "suites" / "smoke.toml"
 PNG = b"\x89PNG\r\n\x1a\n"
+SEEDS = itertools.count()
 #: Plots need matplotlib, printed tables rich (the bench extra).
 plots = pytest.mark.skipif(
     find_spec("matplotlib") is None, reason="matplotlib missing (pip install 'gcc-gym[bench]')"
@@ -41,6 +44,8 @@ def rec(task: str | None, policy: str, success: bool, steps: int, **extra) -> di
         info["parent"] = task.partition(":")[0]
     return {
         "key": f"{task}|{policy}|{steps}",
+        "run": extra.pop("run", "r"),
+        "seed": extra.pop("seed", next(SEEDS)),  # each its own instance unless told
         "env_id": "GCC/Game-M",
         "task": task,
         "policy": policy,
@@ -69,7 +74,7 @@ def test_success_table_lists_checkpoints_with_difficulty_and_the_missions_total(
         rec("m:b", "scripted", True, 7, difficulty="hard"),
         rec("m:a", "random", False, 50, difficulty="easy"),
         rec("m:b", "random", False, 50, difficulty="hard"),
-        rec("m:b", "random", True, 1, difficulty="hard", status="error"),  # left out
+        rec("m:b", "random", True, 1, difficulty="hard", status="error"),  # a failure
     ]
     t = success_table(records, "Game")
     assert t.columns == (
@@ -81,13 +86,14 @@ def test_success_table_lists_checkpoints_with_difficulty_and_the_missions_total(
         "random rate",
     )
     rows = {row[0]: row for row in t.rows}
-    assert rows["m:a"][1:4] == ("easy", "2/2", Stat(1.0, 0.0, 2))
-    assert rows["m:b"][2:6] == ("1/2", Stat(0.5, 0.3536, 2), "0/1", Stat(0.0, 0.0, 1))
+    assert rows["m:a"][1:4] == ("easy", "2/2", Rate(2, 2))
+    assert rows["m:b"][2:6] == ("1/2", Rate(1, 2), "0/2", Rate(0, 2))  # the error counts
     assert rows["m (all)"][2] == "3/4"
+    assert str(Rate(2, 2)) == "1.00 [0.34, 1.00]"  # not ± 0 at n/n
     assert [row[0] for row in t.rows] == ["m:a", "m:b", "m (all)"]
 
 
-def test_summary_counts_errors_apart_and_reports_lmm_cost_and_efficiency() -> None:
+def test_summary_counts_failed_episodes_in_the_rate_by_class_with_lmm_cost_and_efficiency() -> None:
     usage = {"calls": 4, "prompt_tokens": 900, "completion_tokens": 100, "cost_usd": 0.02}
     records = [
         rec(None, "cradle", True, 10, expected_steps=5, policy_info=usage),
@@ -97,7 +103,8 @@ def test_summary_counts_errors_apart_and_reports_lmm_cost_and_efficiency() -> No
     (row,) = summary_table(records).rows
     cols = summary_table(records).columns
     got = dict(zip(cols, row))
-    assert got["episodes"] == 2 and got["errors"] == 1 and got["success"] == "1/2"
+    assert got["episodes"] == 3 and got["crashed"] == 1 and got["success"] == "1/3"
+    assert got["success rate"] == Rate(1, 3) and "refused" not in got  # no refused episode
     assert got["efficiency"] == stat([0.5, 0.0])  # a failure counts 0
     assert got["cost USD"] == stat([0.02, 0.04]) and got["tokens"] == stat([1000, 1000])
 
@@ -127,7 +134,7 @@ def test_group_table_gives_success_per_domain_and_over_all_of_them(tmp_path: Pat
         rec("a2", "random", False, 15, group="chrome"),
         rec("b1", "random", False, 15, group="os"),
         rec("b1", "cradle", True, 4, group="os"),
-        rec("b2", "random", True, 2, group="os", status="error"),  # left out
+        rec("b2", "random", True, 2, group="os", status="error"),  # a failure
     ]
     t = group_table(records, "Game")
     assert t.columns == (
@@ -140,9 +147,9 @@ def test_group_table_gives_success_per_domain_and_over_all_of_them(tmp_path: Pat
     )
     rows = {row[0]: row[1:] for row in t.rows}
     assert list(rows) == ["chrome", "os", "(all)"]
-    assert rows["chrome"][:4] == (2, "1/2", Stat(0.5, 0.3536, 2), "-")
-    assert rows["os"][:4] == (1, "0/1", Stat(0.0, 0.0, 1), "1/1")
-    assert rows["(all)"][:3] == (3, "1/3", stat([1, 0, 0], binary=True))
+    assert rows["chrome"][:4] == (2, "1/2", Rate(1, 2), "-")
+    assert rows["os"][:4] == (2, "0/2", Rate(0, 2), "1/1")
+    assert rows["(all)"][:3] == (4, "1/4", Rate(1, 4))
     assert group_table([rec("a1", "random", True, 3)], "Game") is None  # no groups, no table
     (tmp_path / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
     _, files = report(tmp_path, show=False)
@@ -161,7 +168,7 @@ def test_efficiency_table_gives_success_steps_and_a_persons_steps_over_the_steps
     got = {row[1]: dict(zip(t.columns, row)) for row in t.rows}
     assert got["cradle"]["success"] == "2/2" and got["cradle"]["steps"] == stat([4, 8])
     assert got["cradle"]["efficiency"] == stat([0.5, 0.25]) and got["cradle"]["expected"] == 2
-    assert got["random"]["success rate"] == Stat(0.0, 0.0, 1)
+    assert got["random"]["success rate"] == Rate(0, 1)
     assert got["random"]["efficiency"].mean == 0.0  # failed: 0, not 2/30
     assert efficiency_table([rec("a", "random", True, 3)], "Game") is None
 
@@ -176,10 +183,10 @@ def test_report_on_a_smoke_run_writes_tables_csv_and_png_plots(tmp_path: Path, c
     assert "Stardew: success per task and policy" in printed and "RDR2" in printed
     folder = out / "report"
     md = (folder / "report.md").read_text()
-    assert "| GCC/Stardew-FarmClearup | scripted | 2 | 2/2 | 1 ± 0 |" in md
+    assert "| GCC/Stardew-FarmClearup | scripted | 2 | 2/2 | 1.00 [0.34, 1.00] |" in md
     with open(folder / "summary.csv") as f:
         rows = list(csv.DictReader(f))
-    assert len(rows) == 7 and {"success rate", "success rate_se", "steps_se"} <= set(rows[0])
+    assert len(rows) == 7 and {"success rate_lo", "success rate_hi", "steps_se"} <= set(rows[0])
     for name in ("success_Stardew.png", "success_RDR2.png"):
         data = (folder / name).read_bytes()
         assert data.startswith(PNG) and len(data) > 10_000
