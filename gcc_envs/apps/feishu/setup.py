@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from gcc_envs.apps.software.desktop import folders, launch, press, wait_window, window_titles
-from gcc_envs.apps.software.pdf import aws_bill
+from gcc_envs.apps.software.pdf import write_bills
 from gcc_envs.apps.software.reading import write_answer
 from gcc_envs.errors import BackendError, GCCError
 
@@ -68,10 +68,6 @@ away_show_once = 1
 """
 
 
-#: Where the bills lie, and the month of each.
-BILLS = {"Desktop": 3, "Documents": 2, "Downloads": 1}
-
-
 def chat_server(session: Any, timeout_s: float = 15.0) -> None:
     """ngIRCd on loopback and the contacts in #team (answer key: ``chat_port``)."""
     from gcc_envs.apps.feishu.chat import CHANNEL
@@ -94,9 +90,7 @@ def chat_server(session: Any, timeout_s: float = 15.0) -> None:
             raise BackendError("the chat contacts did not connect to ngIRCd")
         time.sleep(0.05)
     seed = int(session.rng.integers(2**31))
-    for folder, month in BILLS.items():  # a bill in each folder, another month's each
-        (session.home / folder / "aws-bill.pdf").write_bytes(aws_bill(seed, month=month))
-    (session.home / "Desktop" / "aws-bill-2023.pdf").write_bytes(aws_bill(seed, 2023))
+    write_bills(session.home, seed)  # one in each of 24 folders, another month's each
     session.files["aws-bill.pdf"] = session.home / "Desktop" / "aws-bill.pdf"
     write_answer(session.home, chat_port=port, channel=CHANNEL)
 

@@ -22,7 +22,7 @@ from typing import Any
 from gcc_envs.apps.outlook.mailbox import BORJE, ME, make_mailbox, write_maildir
 from gcc_envs.apps.outlook.servers import DOVECOT_IMAP
 from gcc_envs.apps.software.desktop import folders, launch, screen_size
-from gcc_envs.apps.software.pdf import aws_bill
+from gcc_envs.apps.software.pdf import write_bills
 from gcc_envs.apps.software.reading import write_answer
 from gcc_envs.errors import GCCError
 
@@ -67,10 +67,6 @@ def _traversable(session: Any, path: Path) -> None:
             break
 
 
-#: Where the bills lie, and the month of each.
-BILLS = {"Desktop": 3, "Documents": 2, "Downloads": 1}
-
-
 def mail_server(session: Any, subject: str = "Urgent meeting", extra: str = "") -> None:
     """Dovecot IMAP + the SMTP sink on loopback with the seed's mailboxes (``subject``: the
     mail to find; ``extra``: comma-separated extra folders, from ``mailbox.EXTRA``)."""
@@ -107,9 +103,7 @@ def mail_server(session: Any, subject: str = "Urgent meeting", extra: str = "") 
                          port=imap)  # fmt: skip
     session.start_server([*py, "smtp", "--port", str(smtp), "--spool", str(session.home / SPOOL)],
                          port=smtp)  # fmt: skip
-    for folder, month in BILLS.items():
-        (session.home / folder / "aws-bill.pdf").write_bytes(aws_bill(seed, month=month))
-    (session.home / "Desktop" / "aws-bill-2023.pdf").write_bytes(aws_bill(seed, 2023))
+    write_bills(session.home, seed)  # one in each of 24 folders, another month's each
     session.files["aws-bill.pdf"] = session.home / "Desktop" / "aws-bill.pdf"
     from gcc_envs.apps.outlook.mailbox import headers_of
 

@@ -11,6 +11,7 @@ files are small, valid PDF 1.4 that Chromium, Thunderbird and any viewer open.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 _TJ = re.compile(rb"\((.*?)(?<!\\)\) Tj")
 
@@ -68,3 +69,31 @@ def aws_bill(seed: int, year: int = 2024, month: int = 3) -> bytes:
     """The "AWS bill" the Outlook and Feishu tasks hand out (the seed varies the account)."""
     return text_pdf([f"AWS bill {year}-{month:02d}", f"Account 4821-{seed % 10000:04d}",
                      "Amazon EC2: 41.20 USD", "Amazon S3: 3.07 USD", "Total: 44.27 USD"])  # fmt: skip
+
+
+#: Where the Outlook and Feishu twins leave an ``aws-bill.pdf`` (each another month's: the
+#: bill the task names is told apart by its bytes), and the (year, month) of each. The tasks
+#: choose one of these folders; the paper's is ``Desktop``.
+BILL_FOLDERS = {
+    "Desktop": (2024, 3), "Documents": (2024, 2), "Downloads": (2024, 1),
+    "Desktop/Bills": (2024, 4), "Desktop/Work": (2024, 5), "Desktop/Inbox": (2024, 6),
+    "Documents/Finance": (2024, 7), "Documents/Bills": (2024, 8), "Documents/Taxes": (2024, 9),
+    "Documents/Work": (2024, 10), "Documents/Receipts": (2024, 11), "Documents/Cloud": (2024, 12),
+    "Documents/Invoices": (2023, 1), "Documents/Accounts": (2023, 2),
+    "Documents/Finance/AWS": (2023, 3), "Documents/Bills/2024": (2023, 4),
+    "Documents/Work/Cloud": (2023, 5), "Documents/Taxes/2024": (2023, 6),
+    "Downloads/Mail": (2023, 7), "Downloads/Old": (2023, 8), "Downloads/Invoices": (2023, 9),
+    "Downloads/Chat": (2023, 10), "Downloads/Bills": (2023, 11), "Desktop/Finance": (2023, 12),
+    "Desktop/Old": (2022, 1), "Desktop/Scans": (2022, 2), "Documents/Home": (2022, 3),
+    "Documents/Home/Bills": (2022, 4), "Documents/Scans": (2022, 5), "Documents/Cloud/AWS": (2022, 6),
+    "Downloads/2024": (2022, 7), "Downloads/Work": (2022, 8),
+}  # fmt: skip
+
+
+def write_bills(home: Any, seed: int) -> None:
+    """An ``aws-bill.pdf`` in each of :data:`BILL_FOLDERS` under ``home`` (the account from
+    ``seed``) and a look-alike ``aws-bill-2021.pdf`` on the Desktop."""
+    for folder, (year, month) in BILL_FOLDERS.items():
+        (home / folder).mkdir(parents=True, exist_ok=True)
+        (home / folder / "aws-bill.pdf").write_bytes(aws_bill(seed, year, month))
+    (home / "Desktop" / "aws-bill-2021.pdf").write_bytes(aws_bill(seed, 2021))
