@@ -29,8 +29,23 @@ class SkylinesEnv(GameEnv):
 
     | id | task | success |
     |---|---|---|
-    | ``GCC/Skylines-BuildCity`` | the paper's city: ₡70,000, 1,000 steps, ₡1,000 floor | all five metrics, max population ≥ 440 (Little Hamlet) after 52 weeks |
+    | ``GCC/Skylines-BuildCity`` | the paper's city: ₡70,000, 1,000 steps, ₡1,000 floor | all five metrics, max population ≥ 1,000 (the paper's figure) after 52 weeks |
     | ``GCC/Skylines-Block`` | one block on a small plot: ₡25,000, 200 steps | all five metrics, max population ≥ 200 after 26 weeks |
+
+    The success thresholds against the paper's figures (its city: roads in a closed loop,
+    sufficient water and electricity, zoned area > 90 %, and more than 1,000 people, which
+    Cradle reached after three human fixes):
+
+    | ``info["metrics"]`` | the paper | here |
+    |---|---|---|
+    | ``roads_closed_loop`` | roads in a closed loop | the roads close a loop (through the highway's ramps counts) |
+    | ``water_sufficient`` | water sufficient | ≥ 95 % of zoned cells in reach of a working pipe network (a powered pump and drain), ≤ 5 % of buildings dry or abandoned for it, supply ≥ use |
+    | ``electricity_sufficient`` | electricity sufficient | the same for power: ≥ 95 % reached, ≤ 5 % unpowered, production ≥ consumption |
+    | ``zones_over_90`` (``zoned_fraction``) | zoned area > 90 % | zoned share of the zoneable cells (free land within 4 cells of a connected road) > 0.9 |
+    | ``max_population`` | > 1,000 (with three human fixes) | ≥ 1,000 unassisted (BuildCity; Block, not a task of the paper: ≥ 200) |
+    | ``max_population_assisted`` | the paper's human help | the same weeks after up to three scripted fixes; reported, never scored |
+
+    The scripted planner reaches 1,268-1,700 people on BuildCity seeds 1-12 (no fix needed).
 
     The seed varies the terrain: which side the sea is on (west or east, the highway on the
     other), where the shoreline runs and its bays and headlands, the rows of the two ramps and
@@ -43,7 +58,8 @@ class SkylinesEnv(GameEnv):
     order ``esc space 1 2 3 delete enter``; ``mouse`` moves the pointer by up to 200 px.
     ``action_mode="event"``: one computer_13 operation per step. Every env also takes a
     ``Program``, a list of events, or code text: pyautogui calls, ``DONE``/``FAIL``, and the
-    paper's skills (one call per step): ``open_roads_menu()``, ``open_electricity_menu()``,
+    paper's skills (one call per step; ``DONE`` or ``FAIL`` may end the text, through
+    ``wrappers.UseSkills`` too): ``open_roads_menu()``, ``open_electricity_menu()``,
     ``open_water_sewage_menu()``, ``open_zoning_menu()``, ``try_place_two_lane_road(x1, y1,
     x2, y2)``, ``try_place_wind_turbine(x, y)``, ``try_place_water_pumping_station(x, y)``,
     ``try_place_water_pipe(x1, y1, x2, y2)``, ``try_place_water_drain_pipe(x, y)``,
@@ -54,7 +70,9 @@ class SkylinesEnv(GameEnv):
 
     ## Observation Space
     ``Box(0, 255, (H, W, 3), uint8)``: the game window rendered at ``obs_size=(H, W)``
-    (default 720 × 1280).
+    (default 720 × 1280). At 180 × 320 (``benchmarks/reference_policies.py``) a cell is 4 px:
+    the plot, the toolbar, the previews' green or red status and the info views' colours are
+    readable, the figures (budget, costs, legends) are too small to be drawn.
 
     ## Rewards
     ``+1`` once on success, plus shaping ``0.5 × Δprogress``; ``info["progress"]`` is the mean
@@ -80,7 +98,9 @@ class SkylinesEnv(GameEnv):
     ``step_seconds``, ``think_time``, ``render_mode``, ``shaping``.
 
     ## Version History
-    * v0 (unversioned ids): first release.
+    * v0 (unversioned ids): first release. BuildCity's population threshold rose from 440
+      (Little Hamlet, the first milestone) to 1,000 (the paper's figure); ``UseSkills`` now
+      passes ``DONE``/``FAIL``, so the instruction's "Say DONE" works through the skills.
     """
 
     game_spec = GAME

@@ -110,10 +110,10 @@ class BuildCity(CityTask):
 class Block(CityTask):
     name = "Block"
     instruction = (
-        "Build one city block on the small plot by the highway: a two-lane road loop from the "
-        "entry to the exit ramp, a wind turbine, a water pumping station and a drain pipe on "
-        "the shoreline joined by pipes, and zones covering the land along the loop. Say DONE "
-        "when finished; the block then grows for half a year."
+        "Build one city block on the small plot by the highway with ₡25,000: a two-lane road "
+        "loop from the entry to the exit ramp, a wind turbine, a water pumping station and a "
+        "drain pipe on the shoreline joined by pipes, and zones covering the land along the "
+        "loop. Say DONE when finished; the block then grows for half a year."
     )
     max_steps = 200
     scenario = "block"

@@ -18,7 +18,7 @@ def test_the_papers_facts_are_in_the_tables():
     assert d.tools["pumping_station"].rule == d.tools["drain_pipe"].rule == "shore"
     assert d.tools["pumping_station"].water == 120000
     assert d.scenarios["city"].budget == 70000 and d.scenarios["city"].floor == 1000
-    assert d.scenarios["city"].target_population == 440  # Little Hamlet
+    assert d.scenarios["city"].target_population == 1000  # the paper's figure
     assert d.growth.zone_depth == 4
     assert [t.id for t in d.menu_tools("zoning")] == [
         "residential",
