@@ -216,13 +216,28 @@ class RDR2Planner(Gunfighter):
         return call("interact")
 
     def _lead_horse(self) -> str:
-        gx, gy = self.s.map.areas["yard"].centre()
+        """Take the horse by the reins, then walk it along the route line (never running,
+        never straying: it balks or pulls free) to the line's end."""
+        s = self.s
+        route = s.route or [s.map.areas["yard"].centre()]
         return (
             self._lead()
             or self._open_door("barn_door")
-            or self.walk((gx, gy), stop_m=2.0)
+            or self._lead_along(route)
             or call("wait", duration=0.3)
         )
+
+    def _lead_along(self, route: list[tuple[float, float]]) -> str | None:
+        """A walking leg to the next point of ``route`` past the player (the horse in tow)."""
+        p = self.s.player
+        near = min(range(len(route)), key=lambda i: self.dist(*route[i]))
+        nxt = min(near + 1, len(route) - 1)
+        if nxt < len(route) - 1 and self.dist(*route[nxt]) < 1.0:
+            nxt += 1
+        horse = self.s.horses["barn_horse"]
+        if math.hypot(horse.x - p.x, horse.y - p.y) > 3.0:  # let it come up first
+            return call("wait", duration=0.5)
+        return self.walk(route[nxt], stop_m=0.5 if nxt < len(route) - 1 else 1.0)
 
     def _follow_micah(self) -> str:
         return self._lead() or self._follow("micah")

@@ -16,6 +16,13 @@ RIDE_SPEED = 6.5
 #: A led horse keeps this far behind the player (metres) and walks at most this fast (m/s).
 LEAD_GAP_M = 2.0
 LEAD_SPEED = 4.5
+#: Leading by the reins (the barn horse, along the checkpoint's route line): the horse balks
+#: while the player is more than ``LEAD_STRAY_M`` off the line and further off it than the
+#: horse is; the reins slip from the hand past ``LEAD_REINS_M``; running spooks it again.
+LEAD_STRAY_M = 3.0
+LEAD_REINS_M = 4.0
+#: Checkpoints whose route line the led horse keeps to.
+LEAD_ROUTE_CHECKPOINTS = ("lead_horse",)
 
 
 def step_companion(state: WorldState, npc: NPC, dt: float) -> None:
@@ -94,7 +101,15 @@ def step_horses(state: WorldState, dt: float) -> None:
             h.state = "run" if p.running and p.moving else ("walk" if p.moving else "idle")
         elif p.leading == h.id:
             d = geo.dist(h.x, h.y, p.x, p.y)
-            if d > LEAD_GAP_M:
+            if p.running and p.moving:  # a spooked horse will not be rushed: it pulls free
+                p.leading, h.calm, h.state = None, False, "spooked"
+                _say(state, "The horse shies and pulls the reins free.")
+            elif _balks(state, h.x, h.y):
+                h.state = "idle"
+                if d > LEAD_REINS_M:
+                    p.leading = None
+                    _say(state, "The horse stops. The reins slip from your hand.")
+            elif d > LEAD_GAP_M:
                 step = min(LEAD_SPEED * dt, d - LEAD_GAP_M)
                 h.x += (p.x - h.x) / d * step
                 h.y += (p.y - h.y) / d * step
@@ -106,6 +121,28 @@ def step_horses(state: WorldState, dt: float) -> None:
             # a spooked horse stamps and turns in its stall
             h.yaw_deg = geo.wrap_deg(h.yaw_deg + 90.0 * dt * math.sin(state.clock * 3.0))
             h.state = "spooked"
+
+
+def _route_off(route: list[tuple[float, float]], x: float, y: float) -> float:
+    """Distance (m) from (x, y) to the polyline ``route``."""
+    return min(
+        geo.segment_point_distance(a[0], a[1], b[0], b[1], x, y)
+        for a, b in zip(route[:-1], route[1:])
+    )
+
+
+def _balks(state: WorldState, hx: float, hy: float) -> bool:
+    """Whether a led horse at (hx, hy) refuses to follow: the player strays off the route."""
+    route = state.checkpoint_route
+    if state.mission.current not in LEAD_ROUTE_CHECKPOINTS or not route or len(route) < 2:
+        return False
+    p = state.player
+    off = _route_off(route, p.x, p.y)
+    return off > LEAD_STRAY_M and off > _route_off(route, hx, hy) + 0.5
+
+
+def _say(state: WorldState, line: str) -> None:
+    state.ui.subtitle, state.ui.subtitle_at = line, state.clock
 
 
 def cell_of(x: float, y: float) -> tuple[int, int]:

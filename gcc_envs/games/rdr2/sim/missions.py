@@ -87,6 +87,7 @@ def enter(state: WorldState, data: GameData, index: int, teleport: bool) -> None
     if cp.say:
         say(state, cp.say)
     state.route = list(md.paths[cp.route]) if cp.route else None
+    state.checkpoint_route = list(state.route) if state.route else None
     ms.partial = 0.0
 
 
@@ -212,16 +213,26 @@ def _need(state: WorldState, data: GameData) -> int:
     return cp.need if cp is not None else 1
 
 
+#: A led horse is home within this of its route line's end (metres).
+LED_HOME_M = 3.0
+
+
+def _led_home(s: WorldState) -> bool:
+    """The barn horse led by the reins into the yard, to the end of the route line."""
+    h = s.horses["barn_horse"]
+    if s.player.leading != h.id or not s.map.areas["yard"].contains(h.x, h.y):
+        return False
+    route = s.checkpoint_route
+    return not route or geo.dist(h.x, h.y, *route[-1]) <= LED_HOME_M
+
+
 DONE: dict[str, Callable[[WorldState, GameData], bool]] = {
     "follow_dutch": lambda s, d: _arrived(s, "dutch"),
     "hitch_horse": lambda s, d: s.horses["arthur_horse"].hitched,
     "search_house": lambda s, d: s.mission.counters.get("supplies", 0) >= _need(s, d),
     "protect_dutch": lambda s, d: _all_dead(s, "enemy"),
     "go_to_barn": lambda s, d: _in_area(s, "barn"),
-    "lead_horse": lambda s, d: (
-        s.player.leading == "barn_horse"
-        and s.map.areas["yard"].contains(s.horses["barn_horse"].x, s.horses["barn_horse"].y)
-    ),
+    "lead_horse": lambda s, d: _led_home(s),
     "follow_micah": lambda s, d: _arrived(s, "micah"),
     "return_to_camp": lambda s, d: _in_area(s, "camp"),
     "follow_javier": lambda s, d: _arrived(s, "javier"),

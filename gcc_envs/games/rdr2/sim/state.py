@@ -453,6 +453,8 @@ class WorldState:
     props: dict[str, Prop] = field(default_factory=dict)
     #: Red route polyline (metres) to the objective; None when there is none (Mission 3).
     route: list[tuple[float, float]] | None = None
+    #: The current checkpoint's whole route line (``route`` is cut at the player as it goes).
+    checkpoint_route: list[tuple[float, float]] | None = None
     #: Cover points (metres: rocks, trees, crates) enemies may move between.
     covers: list[tuple[float, float]] = field(default_factory=list)
     ui: UIState = field(default_factory=UIState)
