@@ -15,7 +15,7 @@ import re
 import numpy as np
 
 from gcc_envs.apps.software.scripting import Plan, PlanScript, quoted, settle
-from gcc_envs.core.events import Event, Hotkey, KeyPress, TypeText, Wait
+from gcc_envs.core.events import Event, Hotkey, KeyPress, Scroll, TypeText, Wait
 
 #: The message list's column and the colour of an unread subject line in it.
 LIST_X = (300, 580)
@@ -107,12 +107,17 @@ class SendHelloFriendScript(OutlookScript):
 
 
 class EmptyJunkScript(OutlookScript):
-    """The junk folder (found by its icon), its first message, select all, delete."""
+    """The junk folder (found by its icon; the folder list scrolled down when it is below the
+    pane), its first message, select all, delete."""
 
     def plan(self, instruction: str, frame: np.ndarray) -> Plan:
         y = junk_row(self.at_screen(frame))
         if y is None or not listed(frame):  # not shown yet: look again when it is
             frame = yield settle([], quiet_s=1.0, ready=listed)
+            y = junk_row(self.at_screen(frame)) if frame is not None else None
+        if y is None:  # below the pane's end: scroll the folder list down
+            x, mid = self.at(128, 400)
+            frame = yield settle([Scroll(dy=-10, x=x, y=mid)], quiet_s=0.6)
             y = junk_row(self.at_screen(frame)) if frame is not None else None
         if y is None:
             return

@@ -113,10 +113,18 @@ def mail_server(session: Any, subject: str = "Urgent meeting", extra: str = "") 
                  counts={f: len(m) for f, m in mailbox.items()})  # fmt: skip
 
 
-def _prefs(imap: int, smtp: int) -> dict[str, Any]:
+#: Folders of the Local Folders account a task may add (``thunderbird(local=n)``: the first
+#: ``n``; the account is then listed first, above the mail account, moving its folders down).
+LOCAL = (
+    "Receipts", "Old projects", "Family", "Travel", "Taxes", "Newsletters", "School",
+    "Car", "Health", "Insurance", "House", "Volunteering", "Recipes", "Sports", "Photos",
+)  # fmt: skip
+
+
+def _prefs(imap: int, smtp: int, local_first: bool = False) -> dict[str, Any]:
     acc = "mail.server.server1."
     return {
-        "mail.accountmanager.accounts": "account1,account2",
+        "mail.accountmanager.accounts": "account2,account1" if local_first else "account1,account2",
         "mail.accountmanager.defaultaccount": "account1",
         "mail.accountmanager.localfoldersserver": "server2",
         "mail.account.account1.identities": "id1",
@@ -157,8 +165,12 @@ def _prefs(imap: int, smtp: int) -> dict[str, Any]:
     }  # fmt: skip
 
 
-def thunderbird(session: Any, timeout_s: float = 60.0) -> None:
-    """Thunderbird with the account set up against the twin's servers (``mail_server``)."""
+def thunderbird(
+    session: Any, local: int | str = 0, density: int | str = 1, timeout_s: float = 60.0
+) -> None:
+    """Thunderbird with the account set up against the twin's servers (``mail_server``);
+    with ``local`` > 0, that many folders of :data:`LOCAL` in Local Folders, listed first
+    and open (the mail account's folders move down); ``density`` is the UI's (0-2)."""
     from gcc_envs.apps.software.reading import ANSWER
 
     exe = shutil.which("thunderbird")
@@ -167,8 +179,22 @@ def thunderbird(session: Any, timeout_s: float = 60.0) -> None:
     ans = json.loads((session.home / ANSWER).read_text())
     profile = session.home / PROFILE
     profile.mkdir(parents=True, exist_ok=True)
-    lines = [f"user_pref({json.dumps(k)}, {json.dumps(v)});" for k, v in
-             _prefs(ans["imap_port"], ans["smtp_port"]).items()]  # fmt: skip
+    n = int(local)
+    if not 0 <= n <= len(LOCAL):
+        raise GCCError(f"thunderbird: local takes 0..{len(LOCAL)} folders, got {local!r}")
+    if n:
+        mail = profile / "Mail" / "Local Folders"
+        mail.mkdir(parents=True, exist_ok=True)
+        for name in LOCAL[:n]:
+            (mail / name).write_bytes(b"")  # an empty mbox: a folder
+        # both accounts' folder lists open (Thunderbird's folderTree.json, mode "all")
+        open_ = ["mailbox://nobody@Local%20Folders", "imap://tester@127.0.0.1"]
+        (profile / "folderTree.json").write_text(json.dumps({"open": {"all": open_}}))
+    prefs = _prefs(ans["imap_port"], ans["smtp_port"], n > 0)
+    prefs["mail.uidensity"] = int(density)  # 0 compact, 1 normal, 2 touch: the rows' height
+    if n:  # the folder with the folders made above (else Thunderbird makes "Local Folders-1")
+        prefs["mail.server.server2.directory-rel"] = "[ProfD]Mail/Local Folders"
+    lines = [f"user_pref({json.dumps(k)}, {json.dumps(v)});" for k, v in prefs.items()]
     (profile / "user.js").write_text("\n".join(lines) + "\n")
     W, H = screen_size(session)
     argv = [exe, "--profile", str(profile), "--no-remote", "--width", str(W), "--height", str(H)]

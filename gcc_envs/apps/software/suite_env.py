@@ -19,6 +19,16 @@ class SoftwareEnv(SuiteEnv):
     separate windows), ``info["setup_s"]`` says how long the setup took, :meth:`score` asks the
     checker about the desktop as it is now, and the Cradle prompt folder is
     ``desktop/software``.
+
+    ## Version History
+    * v1 (Chrome, Outlook, Feishu; issue 26): each task draws its values from pools large
+      enough that two seeds share a variant at most 5 % of the time over 100 seeds
+      (``benchmarks/apps_variants.py``): 30 texts, subjects, addresses, titles, statuses,
+      articles, users; the bill in one of 32 folders; Chrome's closed page may be named by its
+      topic (found in the history), its appearance task asks for up to four more settings;
+      Outlook's junk task moves the junk folder (see its table). Replays are checked on random
+      seed pairs (``benchmarks/apps_fairness.py``).
+    * v0: first release (the paper's tasks, 2-12 variants each).
     """
 
     game = "desktop/software"
@@ -64,7 +74,11 @@ def live_only(suite: Any) -> tuple[str, ...]:
 
 
 def make_software_env(*, backend: Any, task: str, suite: Any, live: bool = False, **kwargs: Any):
-    """The twin (``SoftwareEnv``) or, with ``live=True``, the real app (``LiveEnv``)."""
+    """A Cradle software task on its Linux twin, or with ``live=True`` on the real app.
+
+    The factory behind the twins' ids: :class:`SoftwareEnv` (whose card is :class:`SuiteEnv`'s)
+    or, with ``live=True``, :class:`~gcc_envs.apps.software.live_env.LiveEnv`.
+    """
     if live:
         from gcc_envs.apps.software.live_env import LiveEnv
 
