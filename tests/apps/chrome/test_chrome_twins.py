@@ -1,6 +1,6 @@
 """The Chrome twins on a real Chromium are fair tests: the scripted policy (through the
 standard ``agents.make_policy``) succeeds, while doing nothing, a random policy, seed 0's input
-replayed on a seed whose choices differ, and a plausible wrong end state all fail; the servers
+replayed on a seed drawn at random, and a plausible wrong end state all fail; the servers
 are gone after ``close()``.
 
 One virtual display serves the whole module; each task's env resets on it per check.
@@ -89,12 +89,15 @@ def test_a_post_with_one_word_changed_does_not_count(wrong):
     assert wrong_end(env, [go("twitter.com"), post, [Wait(1.0)]]) == 0.0
 
 
-def test_reopening_a_page_closed_before_the_last_ones_does_not_count(wrong):
+def test_reopening_another_closed_page_does_not_count(wrong):
     env, instruction = wrong("GCC/Chrome-OpenLastClosedPage")
     closed = json.loads((env.unwrapped.session.home / ANSWER).read_text())["closed"]
-    n = int(env.unwrapped.session.vars["closed_count"])
-    earlier = closed[-n - 1]  # the wrong one: closed just before the ones asked for
-    assert wrong_end(env, [[Hotkey(("ctrl", "t")), *go(earlier)], [Wait(1.0)]]) == 0.0
+    chosen = env.unwrapped.session.vars
+    n = int(chosen["closed_count"])
+    # a page named by its topic: the last closed one (what Ctrl+Shift+T brings back) is wrong;
+    # else the one closed just before the ones asked for
+    other = closed[-1] if chosen["closed_topic"] else closed[-n - 1]
+    assert wrong_end(env, [[Hotkey(("ctrl", "t")), *go(other)], [Wait(1.0)]]) == 0.0
 
 
 def test_a_look_alike_users_page_does_not_count(wrong):

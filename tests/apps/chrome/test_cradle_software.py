@@ -37,7 +37,7 @@ PLANS = {
     "GCC/Chrome-OpenLastClosedPage": ("chromium", {"closed_count": "1"}, [
         "wait(seconds=1)", "hotkey(keys='ctrl+shift+t')\nwait(seconds=1)",
     ]),
-    "GCC/Outlook-EmptyJunk": ("thunderbird", {"extra": "Projects"}, [
+    "GCC/Outlook-EmptyJunk": ("thunderbird", {"extra": "Projects", "local": "0", "density": "1"}, [
         "wait(seconds=2)\nclick_at(x=128, y=244)", "wait(seconds=1.5)\nclick_at(x=435, y=140)",
         "hotkey(keys='ctrl+a')\npress_key(key='delete')",
     ]),

@@ -1,6 +1,6 @@
 """The Feishu twins on real Debian programs (Orage; ngIRCd + HexChat on loopback) are fair
 tests: the scripted policy (through ``agents.make_policy``) succeeds, while doing nothing,
-seed 0's input replayed on a seed whose choices differ, and a plausible wrong end state (part
+seed 0's input replayed on a random seed, and a plausible wrong end state (part
 of the title, a message in the team channel, another folder's bill, another status) fail;
 the chat server and contacts are gone after ``close()``. The random policy's runs are in
 ``benchmarks/apps_fairness.py``.

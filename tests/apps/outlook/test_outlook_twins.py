@@ -1,6 +1,6 @@
 """The Outlook twins on a real Thunderbird against Dovecot and the SMTP sink on loopback are
 fair tests: the scripted policy (through ``agents.make_policy``) succeeds, while doing nothing,
-seed 0's input replayed on a seed whose choices differ, and a plausible wrong end state fail;
+seed 0's input replayed on a seed drawn at random, and a plausible wrong end state fail;
 the mail servers are gone after ``close()``. The replay is itself the plausible wrong end
 state of four tasks (a mail with another subject or to another address, a reply with another
 text, a rule forwarding elsewhere, another month's bill attached); the two others get their
@@ -25,7 +25,7 @@ from twin_fairness import TWIN_MARKS, assert_gone, check_scripted_fair, display_
 
 import gcc_envs  # noqa: F401 - registers the ids
 from agents.scripted.outlook import junk_row, subject_lines
-from gcc_envs import Click, Hotkey, KeyPress, TypeText, Wait
+from gcc_envs import Click, Hotkey, KeyPress, Scroll, TypeText, Wait
 from gcc_envs.apps.outlook import SUITE
 from gcc_envs.apps.software.desktop import port_open
 from gcc_envs.apps.software.reading import ANSWER
@@ -75,6 +75,8 @@ wrong_end = partial(twin_fairness.wrong_end, settle_s=3)
 def test_deleting_one_junk_mail_does_not_empty_the_folder(wrong):
     env, _, obs = wrong("GCC/Outlook-EmptyJunk")
     y = junk_row(obs)
+    if y is None:  # below the folder list's end (folders of Local Folders above it)
+        y = junk_row(env.step(Scroll(dy=-10, x=128, y=400))[0])
     assert y is not None, "the junk folder's icon is not on the screen"
     one = [Click(128, y), Wait(1.5), Click(435, 140), Wait(0.5), KeyPress("delete"), Wait(2.0)]
     assert wrong_end(env, [one]) == 0.0
