@@ -7,23 +7,60 @@ from __future__ import annotations
 
 import argparse
 import inspect
-import json
+import re
 import sys
 from pathlib import Path
 
 from agents.bench import cli as bench_cli
 from agents.friday import cli as friday_cli
+from agents.sb3 import cli as sb3_cli
 from gcc_envs.errors import GCCError
 
+_RST_ROLE = re.compile(r":[a-z]+:`~?(?:[\w.]*\.)?([^`]+)`")
+_PLACEHOLDER = re.compile(r"\$\{?(\w+)\}?")
 
-def _card_line(env_id: str) -> str:
+
+def plain(text: str) -> str:
+    """Card or instruction text for a terminal: no RST markup, placeholders shown as <name>.
+
+    >>> plain("Type '$phrase' at ${url}/x with :class:`~gcc.core.Env` or ``live=True``.")
+    "Type '<phrase>' at <url>/x with Env or live=True."
+    """
+    text = _RST_ROLE.sub(r"\1", text).replace("``", "")
+    return " ".join(_PLACEHOLDER.sub(r"<\1>", text).split())
+
+
+def _instruction(spec: object, task: object) -> str:
+    """A task's instruction: its row's, else its task class's (a game) or its task file's."""
+    from gcc_envs.core.spec import GameSpec, load
+
+    if task is None:
+        return ""
+    text = getattr(task, "instruction", "")
+    if not text and isinstance(spec, GameSpec):
+        text = getattr(load(spec.make_task)(task.key), "instruction", "")  # type: ignore[attr-defined]
+    if not text and getattr(spec, "key", None) == "osworld":
+        from gcc_envs.osworld.taskfile import load_task
+
+        text = load_task(task.key).instruction  # type: ignore[attr-defined]
+    return str(text)
+
+
+def _card_line(env_id: str, width: int = 160) -> str:
+    """The card's first line, then the task's instruction (cut at ``width``), which tells
+    apart the ids that share a card."""
     from gcc_envs.core.spec import load
     from gcc_envs.registration import spec_of, task_of
 
-    doc = inspect.getdoc(load(spec_of(env_id).env_class)) or ""
-    first = doc.splitlines()[0] if doc else ""
+    spec = spec_of(env_id)
+    doc = inspect.getdoc(load(spec.env_class)) or ""
+    first = plain(doc.splitlines()[0]) if doc else ""
     task = task_of(env_id)
-    return f"{first} — {task.name}: {task.instruction}" if task and task.instruction else first
+    if task is None:
+        return first
+    what = plain(_instruction(spec, task))
+    what = what if len(what) <= width else what[: width - 1].rstrip() + "…"
+    return f"{first} — {what or task.name}"
 
 
 def cmd_list(args: argparse.Namespace) -> int:
@@ -50,6 +87,22 @@ def _say(message: str) -> None:
     from tqdm import tqdm
 
     tqdm.write(f"gcc-gym: warning: {message}", file=sys.stderr)
+
+
+def _want_video(asked: bool | None) -> bool:
+    """``--video`` as asked; unasked, on when moviepy is installed (else a note, no video)."""
+    from importlib.util import find_spec
+
+    if asked is not None:
+        return asked
+    try:
+        missing = find_spec("moviepy") is None
+    except ValueError:  # a None entry in sys.modules: imports of it fail
+        missing = True
+    if missing:
+        _say("no videos: moviepy is missing (pip install -e '.[video]'; --no-video hides this)")
+        return False
+    return True
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -85,6 +138,11 @@ def _run(args: argparse.Namespace) -> int:
         if not args.model:
             raise GCCError("--policy sb3 needs --model PATH/model.zip (from gcc-gym train)")
         policy_kwargs["model_path"] = args.model
+        if not args.obs_size:  # the frames the model was trained on
+            from agents.sb3.policy import train_meta
+
+            env_kwargs["obs_size"] = tuple(train_meta(args.model)["obs_size"])
+    video = _want_video(args.video)
     seeds = range(args.seed, args.seed + args.episodes)
     if args.per_task and args.record:
         raise GCCError("--record records whole episodes; use it without --per-task")
@@ -98,7 +156,7 @@ def _run(args: argparse.Namespace) -> int:
             out,
             env_kwargs,
             policy_kwargs,
-            video=not args.no_video,
+            video=video,
             progress=not args.quiet,
         )
         write_results([r for rs in by_task.values() for r in rs], out)
@@ -111,7 +169,7 @@ def _run(args: argparse.Namespace) -> int:
         out,
         env_kwargs,
         policy_kwargs,
-        video=not args.no_video,
+        video=video,
         progress=not args.quiet,
         record=Path(args.record) if args.record else None,
     )
@@ -119,7 +177,7 @@ def _run(args: argparse.Namespace) -> int:
     print(format_table(records))
     print(
         f"results: {out / 'results.json'}, {out / 'results.csv'}"
-        + ("" if args.no_video else f", videos in {out / 'videos'}")
+        + (f", videos in {out / 'videos'}" if video else "")
         + (f", dataset in {args.record}" if args.record else "")
     )
     stops = [r.policy_info["stop_reason"] for r in records if r.policy_info.get("stop_reason")]
@@ -159,37 +217,6 @@ def cmd_export(args: argparse.Namespace) -> int:
         f"Minari dataset {args.minari}: {ds.total_episodes} episodes, {ds.total_steps} steps, "
         f"actions {kind}"
     )
-    return 0
-
-
-def cmd_train(args: argparse.Namespace) -> int:
-    from agents.sb3.train import TrainConfig, train
-
-    cfg = TrainConfig(
-        env_id=args.env_id,
-        out=args.out,
-        algo=args.algo,
-        steps=args.steps,
-        envs=args.envs,
-        obs_size=tuple(args.obs_size),
-        action=args.action,
-        frame_stack=args.frame_stack,
-        seed=args.seed,
-        eval_every=args.eval_every,
-        eval_episodes=args.eval_episodes,
-        env_kwargs={} if args.shaping is None else {"shaping": args.shaping},
-        grid=json.loads(args.grid) if args.grid else None,
-    )
-    path = train(cfg, progress=not args.quiet)
-    history = json.loads((Path(args.out) / "evaluations.json").read_text())
-    baseline = json.loads((Path(args.out) / "random_baseline.json").read_text())
-    print(f"{'timesteps':>10} {'wall_s':>8} {'success':>8} {'return':>8} {'progress':>9}")
-    for row in [{"timesteps": "random", "wall_s": 0.0, **baseline}, *history]:
-        print(
-            f"{row['timesteps']!s:>10} {row['wall_s']:>8.0f} {row['success_rate']:>8.2f} "
-            f"{row['mean_return']:>8.3f} {row['mean_progress']:>9.3f}"
-        )
-    print(f"model: {path}")
     return 0
 
 
@@ -403,7 +430,11 @@ def build_parser() -> argparse.ArgumentParser:
         choices=["state", "event"],
         help="action space shape (default: the env's)",
     )
-    r.add_argument("--no-video", action="store_true", help="skip the MP4 per episode")
+    r.add_argument(
+        "--video",
+        action=argparse.BooleanOptionalAction,
+        help="an MP4 per episode (default: on when moviepy, the video extra, is installed)",
+    )
     r.add_argument(
         "--no-privileged",
         action="store_true",
@@ -437,30 +468,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="actions as space members or as the JSON event log (auto: space when possible)",
     )
     ex.add_argument("--data-format", default="arrow", choices=["arrow", "hdf5", "parquet"])
-    t = sub.add_parser("train", help="train an SB3 agent on a lockstep simulator (sb3 extra)")
-    t.add_argument("env_id")
-    t.add_argument("--algo", default="ppo", choices=["ppo", "a2c", "dqn"])
-    t.add_argument("--steps", type=int, default=100_000)
-    t.add_argument("--envs", type=int, default=2, help="SubprocVecEnv workers")
-    t.add_argument("--out", default="runs/train")
-    t.add_argument("--obs-size", type=int, nargs=2, default=(84, 84), metavar=("H", "W"))
-    t.add_argument(
-        "--action",
-        default="skills",
-        choices=["skills", "flat"],
-        help="skills: Discrete grid of skill calls; flat: MultiDiscrete action mode",
-    )
-    t.add_argument("--frame-stack", type=int, default=1)
-    t.add_argument("--shaping", type=float, help="reward per unit of progress (learning variant)")
-    t.add_argument(
-        "--grid",
-        help='skill grid as JSON, e.g. \'{"use_tool": {}, "move_up": '
-        "{\"duration\": [0.5]}}' (default: the game's grid)",
-    )
-    t.add_argument("--seed", type=int, default=0)
-    t.add_argument("--eval-every", type=int, default=20_000)
-    t.add_argument("--eval-episodes", type=int, default=10)
-    t.add_argument("--quiet", action="store_true", help="no progress bar")
+    sb3_cli.add_parser(sub, _DefaultsFormatter)
     pl = sub.add_parser("play", help="play an env yourself in a window (play extra: pygame)")
     pl.add_argument("env_id")
     pl.add_argument("--seed", type=int, default=0, help="first episode's seed (then +1 each)")
@@ -517,7 +525,7 @@ def main(argv: list[str] | None = None) -> int:
             "run": cmd_run,
             "replay": cmd_replay,
             "export": cmd_export,
-            "train": cmd_train,
+            "train": sb3_cli.run,
             "play": cmd_play,
             "calibrate": cmd_calibrate,
             "serve-desktop": cmd_serve_desktop,

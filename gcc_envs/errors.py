@@ -41,7 +41,9 @@ class MissingExtraError(GCCError, ImportError):
                 "https://download.pytorch.org/whl/cpu; GPU: pip install torch)"
             )
         super().__init__(
-            f"{module!r} is not installed; install it with: pip install 'gcc-gym[{extra}]'{hint}"
+            f"{module!r} is not installed; install the {extra!r} extra: pip install -e "
+            f"'.[{extra}]' in the gcc-gym checkout, as the README does (from a package: pip "
+            f"install 'gcc-gym[{extra}]'){hint}"
         )
         self.module = module
         self.extra = extra

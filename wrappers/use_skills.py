@@ -170,13 +170,22 @@ class UseSkillGrid(gym.ActionWrapper, gym.utils.RecordConstructorArgs):
         >>> env.action_space, env.codes[0], env.codes[-1]
         (Discrete(20), 'move_up(duration=0.25)', 'select_tool(key=6)')
 
+    With ``noop=True`` action 0 is a no-op (a step with no input: game time passes) and the
+    grid follows from 1. :meth:`get_keys_to_action` maps the keys ``1``–``9``, ``0``, ``a``–``z``
+    to the grid's entries in order, so Gymnasium's player works as it is:
+    ``gymnasium.utils.play.play(UseSkillGrid(env, noop=True))`` (its default ``noop=0``).
+
     Args:
         env: a GCC env with a skill library.
         grid: the table of calls (see above), or None for the env's or game's default.
+        noop: put a no-op first (action 0).
     """
 
-    def __init__(self, env: gym.Env, grid: SkillGrid | None = None) -> None:
-        gym.utils.RecordConstructorArgs.__init__(self, grid=grid)
+    #: The keys :meth:`get_keys_to_action` gives the grid's entries, in order.
+    PLAY_KEYS = "1234567890abcdefghijklmnopqrstuvwxyz"
+
+    def __init__(self, env: gym.Env, grid: SkillGrid | None = None, noop: bool = False) -> None:
+        gym.utils.RecordConstructorArgs.__init__(self, grid=grid, noop=noop)
         gym.ActionWrapper.__init__(self, env)
         skills = skill_library(env)
         if grid is None:
@@ -197,7 +206,16 @@ class UseSkillGrid(gym.ActionWrapper, gym.utils.RecordConstructorArgs):
                 raise GCCError(
                     f"skill grid entry {code!r} is not a valid skill call: {e}"
                 ) from None
+        self.noop = bool(noop)
+        if self.noop:
+            self.codes = ("", *self.codes)  # text with no call: a no-op step
         self.action_space = spaces.Discrete(len(self.codes))
+
+    def get_keys_to_action(self) -> dict[tuple[str], int]:
+        """``{(key,): action}`` for the grid's entries (not the no-op), keys in ``PLAY_KEYS``."""
+        first = 1 if self.noop else 0
+        pairs = zip(self.PLAY_KEYS, range(first, len(self.codes)))
+        return {(key,): i for key, i in pairs}
 
     def action(self, action: Any) -> str | Program:
         if isinstance(action, Program):

@@ -46,6 +46,10 @@ class TrainConfig:
     #: Skill grid for ``action="skills"`` (None: the game's default grid).
     grid: dict[str, dict[str, list[Any]]] | None = None
     algo_kwargs: dict[str, Any] = field(default_factory=dict)
+    #: Torch intra-op threads: None picks them for ``envs`` and the cores
+    #: (:func:`agents.sb3.threads.torch_threads`; ``OMP_NUM_THREADS`` wins), 0 keeps torch's
+    #: default (a thread per core).
+    torch_threads: int | None = None
 
     def __post_init__(self) -> None:
         if self.algo not in ALGOS:
@@ -56,6 +60,10 @@ class TrainConfig:
             raise GCCError("dqn needs a Discrete action space: use action='skills'")
         if self.steps <= 0 or self.envs <= 0 or self.frame_stack <= 0:
             raise GCCError("steps, envs and frame_stack must be positive")
+        if self.eval_every <= 0 or self.eval_episodes <= 0:
+            raise GCCError("eval_every and eval_episodes must be positive")
+        if self.torch_threads is not None and self.torch_threads < 0:
+            raise GCCError("torch_threads must be >= 0 (0: torch's default, None: automatic)")
 
 
 def _sb3() -> Any:
@@ -87,6 +95,10 @@ class _EnvFactory:
         self.cfg = cfg
 
     def __call__(self) -> gym.Env:
+        if self.cfg.envs > 1 and self.cfg.torch_threads != 0:  # in a worker process
+            from agents.sb3.threads import one_thread_per_worker
+
+            one_thread_per_worker()
         return make_env(self.cfg)
 
 
@@ -135,6 +147,10 @@ def train(cfg: TrainConfig, progress: bool = True) -> Path:
     from stable_baselines3.common.env_util import make_vec_env
     from stable_baselines3.common.vec_env import SubprocVecEnv, VecFrameStack
 
+    from agents.sb3.threads import set_torch_threads, torch_threads
+
+    # One env runs in this process between updates; more run in worker processes beside it.
+    set_torch_threads(cfg.torch_threads, auto=torch_threads(cfg.envs if cfg.envs > 1 else 0))
     out = Path(cfg.out)
     out.mkdir(parents=True, exist_ok=True)
     vec_cls = SubprocVecEnv if cfg.envs > 1 else None
@@ -179,13 +195,13 @@ def train(cfg: TrainConfig, progress: bool = True) -> Path:
     class _Eval(BaseCallback):
         def __init__(self) -> None:
             super().__init__()
-            self.next_eval = 0
+            self.next_eval = cfg.eval_every  # the random baseline is the row before
 
         def _on_step(self) -> bool:
             if self.num_timesteps >= self.next_eval:
                 self.next_eval += cfg.eval_every
                 row = {
-                    "timesteps": float(self.num_timesteps),
+                    "timesteps": int(self.num_timesteps),
                     "wall_s": time.perf_counter() - t0,
                     **evaluate_model(self.model, cfg, eval_seeds),
                 }
@@ -199,12 +215,14 @@ def train(cfg: TrainConfig, progress: bool = True) -> Path:
     baseline = evaluate_model(None, cfg, eval_seeds)
     (out / "random_baseline.json").write_text(json.dumps(baseline, indent=2))
     model.learn(total_timesteps=cfg.steps, callback=_Eval(), progress_bar=progress)
-    final = {
-        "timesteps": float(model.num_timesteps),
-        "wall_s": time.perf_counter() - t0,
-        **evaluate_model(model, cfg, eval_seeds),
-    }
-    history.append(final)
+    if not history or history[-1]["timesteps"] != model.num_timesteps:  # the final model
+        history.append(
+            {
+                "timesteps": int(model.num_timesteps),
+                "wall_s": time.perf_counter() - t0,
+                **evaluate_model(model, cfg, eval_seeds),
+            }
+        )
     (out / "evaluations.json").write_text(json.dumps(history, indent=2))
     path = out / "model.zip"
     model.save(path)

@@ -13,6 +13,42 @@ def test_list_prints_every_id_with_its_card_line(capsys):
         assert "Stardew Valley" in line and "—" in line
 
 
+def test_list_renders_placeholders_and_markup_and_tells_every_id_apart(capsys):
+    assert main(["list"]) == 0
+    rows = [line.split(None, 1) for line in capsys.readouterr().out.splitlines()]
+    texts = [text for _, text in rows]
+    assert not any("$" in t or "``" in t or ":class:" in t for t in texts)
+    assert len(set(texts)) == len(texts)  # ids sharing a card differ by their task
+    by_id = dict(rows)
+    assert "'<phrase>'" in by_id["GCC/Desktop-SaveText"]
+    assert "Linux twin" in by_id["GCC/Chrome-DarkMode"]  # a card, not the factory's docstring
+    assert "one day" in by_id["GCC/DealersLife2-Day"]  # the task class's own instruction
+    osworld = [text for env_id, text in rows if env_id.startswith("GCC/OSWorld-")]
+    assert osworld and all(" — " in t and len(t.split(" — ")[1]) > 10 for t in osworld)
+
+
+def test_train_help_gives_every_option_a_text_and_its_default():
+    import argparse
+
+    from agents.cli import build_parser
+
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    parser = sub.choices["train"]
+    text = " ".join(parser.format_help().split())
+    for action in parser._actions:
+        assert action.help, f"{action.option_strings or action.dest} has no help text"
+    for default in ("(default: ppo)", "(default: 100000)", "(default: 2)", "(default: auto)"):
+        assert default in text
+
+
+def test_train_table_prints_timesteps_as_whole_numbers():
+    from agents.sb3.cli import format_history
+
+    row = {"success_rate": 0.5, "mean_return": 1.0, "mean_progress": 0.25}
+    table = format_history(row, [{"timesteps": 4096.0, "wall_s": 3.0, **row}])
+    assert " 4096 " in table and "4096.0" not in table
+
+
 def test_run_writes_results_table_csv_and_videos(tmp_path, capsys):
     out = tmp_path / "run"
     code = main(

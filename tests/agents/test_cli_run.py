@@ -57,3 +57,17 @@ def test_run_record_writes_a_dataset_that_replay_accepts(tmp_path, capsys):
     assert [e.seed for e in episodes] == [0, 1] and all(e.complete for e in episodes)
     assert main(["replay", str(episodes[1].path), "--quiet"]) == 0
     assert "identical to the recording" in capsys.readouterr().out
+
+
+def test_run_without_moviepy_skips_videos_with_a_note_unless_asked(tmp_path, capsys, monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "moviepy", None)  # as in a base install
+    argv = ["run", "GCC/Stardew-Shopping", "--policy", "random", "--episodes", "1"]
+    argv += ["--obs-size", "36", "64", "--quiet", "--out", str(tmp_path)]
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    assert "no videos: moviepy is missing" in captured.err and "videos in" not in captured.out
+    assert not (tmp_path / "videos").exists()
+    assert main([*argv, "--video"]) == 2  # asked for: the extra is named
+    assert "pip install -e '.[video]'" in capsys.readouterr().err

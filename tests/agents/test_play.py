@@ -123,7 +123,7 @@ def test_missing_pygame_names_the_extra(monkeypatch):
     from gcc_envs.errors import MissingExtraError
 
     monkeypatch.setitem(sys.modules, "pygame", None)
-    with pytest.raises(MissingExtraError, match=r"gcc-gym\[play\]"):
+    with pytest.raises(MissingExtraError, match=r"pip install -e '\.\[play\]'"):
         play.Player("GCC/Stardew-Shopping")
 
 
@@ -141,3 +141,27 @@ def test_an_ended_episode_resets_with_the_next_seed(pg, tmp_path):
         assert (p.seed, p.episodes) == (8, 1)
         p.run(max_steps=1)
         assert _state(tmp_path)["seed"] == 8 and _state(tmp_path)["episode"] == 1
+
+
+def test_gymnasium_player_drives_the_skill_grid_with_its_noop_and_keys(pg):
+    """``gymnasium.utils.play.play`` as it is: keys from the wrapper, its default noop=0."""
+    import gymnasium as gym
+    from gymnasium.utils.play import play
+
+    import gcc_envs  # noqa: F401
+    from wrappers import UseSkillGrid
+
+    env = gym.make("GCC/Stardew-FarmClearup", render_mode="rgb_array", **SMALL)
+    env = UseSkillGrid(env, noop=True)
+    keys = env.get_wrapper_attr("get_keys_to_action")()
+    assert env.codes[0] == "" and keys[("1",)] == 1 and env.codes[keys[("a",)]] == env.codes[11]
+    assert sorted(keys.values()) == list(range(1, env.action_space.n))
+    seen = []
+
+    def stop_after_three(prev, obs, action, reward, term, trunc, info):
+        seen.append((action, info["last_action_error"], info["events"]))
+        if len(seen) == 3:
+            pg.event.post(pg.event.Event(pg.QUIT))
+
+    play(env, fps=1000, callback=stop_after_three)
+    assert seen == [(0, None, [])] * 3  # nothing pressed: the no-op, a step with no input

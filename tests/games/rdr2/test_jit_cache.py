@@ -1,0 +1,37 @@
+"""numba's cache for RDR2's kernels goes to the user's cache folder, with a note when cold."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("numba")
+
+SCRIPT = """
+import numpy as np
+from gcc_envs.games.rdr2.sim import jit
+free = jit.kernel("circle_cells_free")
+walls = np.zeros((4, 4), np.uint8)
+print(free(walls, np.zeros((4, 4), np.int8), 1.0, 2.0, 2.0, 0.5, 0))
+"""
+
+
+def _run(tmp: Path) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env["XDG_CACHE_HOME"] = str(tmp)
+    return subprocess.run(
+        [sys.executable, "-c", SCRIPT], env=env, capture_output=True, text=True, timeout=120
+    )
+
+
+def test_kernels_cache_in_the_user_cache_dir_and_say_so_only_when_cold(tmp_path):
+    first = _run(tmp_path)
+    assert first.returncode == 0 and first.stdout.strip() == "True", first.stderr
+    assert "compiling RDR2's render kernels" in first.stderr and str(tmp_path) in first.stderr
+    assert list((tmp_path / "gcc-gym" / "numba").glob("sim_*/jit.circle_cells_free-*.nbi"))
+    second = _run(tmp_path)
+    assert second.returncode == 0 and "compiling" not in second.stderr, second.stderr
