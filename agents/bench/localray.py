@@ -32,7 +32,7 @@ from gcc_envs.errors import GCCError
 #: ``prctl`` option: orphans below this process are re-parented to it, not to init.
 PR_SET_CHILD_SUBREAPER = 36
 #: Seconds Ray's processes get to stop on SIGTERM before SIGKILL.
-GRACE_S = 2.0
+GRACE_S = 1.0
 
 
 def children_of(pid: int) -> list[int]:

@@ -187,3 +187,53 @@ max_steps = 3
     recs = records(out)
     assert summary.ok == 4, [r.get("error") for r in recs]
     assert len({r["worker"]["pid"] for r in recs}) == 2  # two workers, a display each
+
+
+def test_a_killed_driver_leaves_no_ray_process_behind(tmp_path: Path) -> None:
+    """SIGKILL the driver of a local Ray run: everything it started is gone within 10 s (its
+    supervisor stops Ray), and Ray printed no token-auth warning."""
+    import time
+
+    from agents.bench.localray import children_of
+
+    path = tmp_path / "suite.toml"
+    path.write_text(SUITE.replace("seeds = [0, 1, 2]", "seeds = { start = 0, count = 40 }"))
+    out = tmp_path / "out"
+    driver = subprocess.Popen(
+        [sys.executable, "-m", "agents.cli", "bench", str(path), "--out", str(out)]
+        + ["--workers", "2", "--quiet"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 240
+    started: list[int] = []  # the supervisor, Ray's head, raylet, its agents (and workers)
+    agents = {"ray::DashboardAgent", "ray::RuntimeEnvAgent"}  # what a killed ray.init left
+    while not agents <= {name(p) for p in started}:
+        assert driver.poll() is None, driver.communicate()[1][-2000:]
+        assert time.monotonic() < deadline, "Ray did not start within 240 s"
+        time.sleep(0.2)
+        started = children_of(driver.pid)
+    driver.kill()
+    _, stderr = driver.communicate()
+    gone = time.monotonic() + 10
+    while time.monotonic() < gone and any(alive(p) for p in started):
+        time.sleep(0.2)
+    assert [p for p in started if alive(p)] == []
+    assert "Token authentication" not in stderr
+
+
+def name(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")[0].decode()
+    except OSError:
+        return ""
+
+
+def alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie, dead but not yet reaped, does not)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rpartition(")")[2].split()[0] != "Z"
