@@ -193,11 +193,14 @@ def meta_damage() -> Iterator[Corruption]:
 
 def corruptions(folder: Path, rng: random.Random, flips: int) -> Iterator[Corruption]:
     steps = "steps.parquet" if (folder / "steps.parquet").exists() else "steps.jsonl"
-    for rel in ("meta.json", steps, "frames/000000.png", "frames/000005.png"):
+    stream = (folder / "frames.zst").exists()  # frames in one zstd stream (frame_stream)
+    frames = ("frames.zst",) if stream else ("frames/000000.png", "frames/000005.png")
+    for rel in ("meta.json", steps, *frames):
         yield from byte_damage(rel, rng, flips)
     if steps == "steps.jsonl":
         yield from line_damage(steps)
-    yield from frame_damage()
+    if not stream:
+        yield from frame_damage()
     yield from meta_damage()
 
 

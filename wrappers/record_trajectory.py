@@ -61,6 +61,8 @@ class RecordTrajectory(gym.Wrapper):
     encoding runs on another core while the env steps; a recorder killed with SIGKILL loses no
     step it returned. ``background=False`` writes in this process instead (same files, no
     extra process, slower). ``fsync=True`` makes each row survive power loss, at a cost per step.
+    ``frames`` says how frames are stored: ``"zstd"`` (one compressed stream per episode, the
+    fast default) or ``"png"`` (a file per frame); see :class:`gcc_envs.datasets.DatasetWriter`.
     """
 
     def __init__(
@@ -72,6 +74,7 @@ class RecordTrajectory(gym.Wrapper):
         *,
         background: bool = True,
         fsync: bool = False,
+        frames: str = "zstd",
     ) -> None:
         super().__init__(env)
         space = env.observation_space
@@ -87,7 +90,7 @@ class RecordTrajectory(gym.Wrapper):
         self.policy_name = policy_name
         self.info_keys = tuple(info_keys)
         self._env_info = env_description(env)
-        self._writer = DatasetWriter(out_dir, background=background, fsync=fsync)
+        self._writer = DatasetWriter(out_dir, background=background, fsync=fsync, frames=frames)
         #: The folder of the episode being (or last) recorded.
         self.episode_dir: Path | None = None
         self._step = 0

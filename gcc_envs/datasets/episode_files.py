@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from gcc_envs.datasets.checksums import file_digest, seal_row
+from gcc_envs.datasets.frame_stream import STREAM, StreamWriter
 from gcc_envs.datasets.frames import frame_name, write_bgr
 from gcc_envs.datasets.meta import FRAMES, STEPS_JSONL, STEPS_PARQUET, write_meta
 from gcc_envs.datasets.table import rows_to_table, write_parquet
@@ -42,7 +43,12 @@ class EpisodeFiles:
         self.folder = folder
         self.fsync = fsync
         self.frames = folder / FRAMES
-        self.frames.mkdir(parents=True)
+        self.stream: StreamWriter | None = None
+        if meta["frames"].get("encoding") == "zstd":  # one stream file (see frame_stream)
+            folder.mkdir(parents=True)
+            self.stream = StreamWriter(folder / STREAM, meta["frames"]["shape"])
+        else:
+            self.frames.mkdir(parents=True)
         self.n_frames = 0
         self.lines: list[bytes] = []
         self.failed: str | None = None
@@ -71,7 +77,11 @@ class EpisodeFiles:
         self.lines.append(line)
 
     def _frame(self, bgr: np.ndarray) -> str:
-        b2 = write_bgr(self.frames / frame_name(self.n_frames), bgr)
+        """Store a frame: ``bgr`` in OpenCV's channel order for PNG, as observed for zstd."""
+        if self.stream is not None:
+            b2 = self.stream.append(bgr)
+        else:
+            b2 = write_bgr(self.frames / frame_name(self.n_frames), bgr)
         self.n_frames += 1
         return b2
 
@@ -84,6 +94,7 @@ class EpisodeFiles:
                 f"short at {len(self.lines)} steps"
             )
         self.jsonl.close()
+        self._close_stream()
         rows = [json.loads(line) for line in self.lines]
         parquet = self.folder / STEPS_PARQUET
         write_parquet(rows_to_table(rows, self.meta["info_keys"]), parquet)
@@ -100,3 +111,8 @@ class EpisodeFiles:
     def abandon(self) -> None:
         """Stop writing and leave the episode as a cut-short one (readable from its rows)."""
         self.jsonl.close()
+        self._close_stream()
+
+    def _close_stream(self) -> None:
+        if self.stream is not None:
+            self.stream.close()

@@ -23,7 +23,10 @@ from gcc_envs.errors import DataError
 
 FORMAT = "gcc-gym-trajectory"
 #: 2: checksums (``checksums``) in meta and rows; version 1 episodes are read without them.
+#: 3: frames in one zstd stream (``frame_stream``; the writer stamps 3 on such episodes only).
 FORMAT_VERSION = 2
+#: The newest format this gcc-gym reads.
+READS_VERSION = 3
 META = "meta.json"
 STEPS_PARQUET = "steps.parquet"
 STEPS_JSONL = "steps.jsonl"
@@ -150,10 +153,10 @@ def read_meta(folder: Path, verify: bool = True) -> dict[str, Any]:
     version = meta.get("format_version", 0)
     if isinstance(version, bool) or not isinstance(version, int):
         raise DataError(f"{path}: format_version is {version!r}")
-    if version > FORMAT_VERSION:
+    if version > READS_VERSION:
         raise DataError(
             f"{path}: format version {meta['format_version']} is newer than this gcc-gym "
-            f"reads ({FORMAT_VERSION}); upgrade gcc-gym"
+            f"reads ({READS_VERSION}); upgrade gcc-gym"
         )
     if verify and version >= 2 and meta.get("meta_b2") != meta_digest(meta):
         raise DataError(f"{path}: meta_b2 does not match its contents (the file was changed)")

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from gcc_envs.datasets.checksums import digest, file_digest, open_row
+from gcc_envs.datasets.frame_stream import STREAM, StreamFrames, StreamReader
 from gcc_envs.datasets.frames import Frames, count_frames, frame_name
 from gcc_envs.datasets.meta import FRAMES, META, STEPS_JSONL, STEPS_PARQUET, read_meta
 from gcc_envs.datasets.table import (
@@ -106,7 +107,12 @@ class Episode:
             self.table = self._rows_table(rows)
         self._check_steps()
         shape = tuple(self.meta["frames"]["shape"])
-        n_frames = count_frames(self.path / FRAMES)
+        stream = (
+            StreamReader(self.path / STREAM, shape)
+            if self.meta["frames"].get("encoding") == "zstd"
+            else None
+        )
+        n_frames = len(stream) if stream is not None else count_frames(self.path / FRAMES)
         n_rows = self.table.num_rows
         if n_frames == 0:
             raise DataError(f"{self.path}: no frames (not even the reset observation)")
@@ -122,8 +128,12 @@ class Episode:
         digests: list[str | None] = [None] * (self.table.num_rows + 1)
         if sealed and verify:
             digests = [self.meta["frames"].get("reset_b2"), *self._frame_digests()]
-            self._check_frames(digests)
-        self.frames = Frames(self.path / FRAMES, self.table.num_rows + 1, shape, digests)
+            self._check_frames(digests, stream)
+        self.frames: Frames | StreamFrames = (
+            StreamFrames(stream, self.table.num_rows + 1, digests)
+            if stream is not None
+            else Frames(self.path / FRAMES, self.table.num_rows + 1, shape, digests)
+        )
 
     # ---------------------------------------------------------------- loading
     def _parquet(self, verify: bool) -> Any:
@@ -172,8 +182,15 @@ class Episode:
             raise DataError(f"{self.path}: the steps carry no frame checksums ({FRAME_B2})")
         return list(self.table.column(FRAME_B2).to_pylist())
 
-    def _check_frames(self, digests: list[str | None]) -> None:
+    def _check_frames(self, digests: list[str | None], stream: StreamReader | None) -> None:
         for i, want in enumerate(digests):
+            if stream is not None:
+                if not isinstance(want, str) or digest(stream.payload(i)) != want:
+                    raise DataError(
+                        f"{stream.path}: frame {i}'s checksum does not match its row "
+                        "(damaged or swapped)"
+                    )
+                continue
             path = self.path / FRAMES / frame_name(i)
             try:
                 data = path.read_bytes()

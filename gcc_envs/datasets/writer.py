@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from gcc_envs.datasets.episode_files import EpisodeFiles, encode_row
+from gcc_envs.datasets.frame_stream import STREAM, check_stream_frame
 from gcc_envs.datasets.frames import to_bgr
 from gcc_envs.datasets.table import pyarrow
 from gcc_envs.datasets.writer_process import WriterProcess
@@ -42,12 +43,28 @@ def next_episode_index(root: Path) -> int:
     return max(found) + 1 if found else 0
 
 
+#: How frames can be stored: ``"zstd"``, one stream file per episode (``frame_stream``), or
+#: ``"png"``, a file per frame (``frames``).
+FRAME_ENCODINGS = ("zstd", "png")
+
+
 class DatasetWriter:
-    """Writes episodes into ``root`` (created if needed), continuing its episode numbering."""
+    """Writes episodes into ``root`` (created if needed), continuing its episode numbering.
+
+    ``frames`` says how frames are stored (:data:`FRAME_ENCODINGS`); both load the same way.
+    """
 
     def __init__(
-        self, root: str | os.PathLike[str], *, background: bool = True, fsync: bool = False
+        self,
+        root: str | os.PathLike[str],
+        *,
+        background: bool = True,
+        fsync: bool = False,
+        frames: str = "zstd",
     ) -> None:
+        if frames not in FRAME_ENCODINGS:
+            raise DataError(f"frames must be one of {FRAME_ENCODINGS}, got {frames!r}")
+        self.encoding = frames
         pyarrow()  # fail now, not at the end of the first episode
         self.root = Path(root)
         if (self.root / "meta.json").exists():
@@ -72,11 +89,14 @@ class DatasetWriter:
             raise DataError("this DatasetWriter is closed; make a new one")
         if self._open:
             raise DataError("an episode is still open; end it before beginning another")
-        bgr = to_bgr(frame)
+        bgr = self._prepare(frame)
         index = self._next_index
         self._next_index += 1
         folder = self.root / episode_dir_name(index, seed)
         meta = {**meta, "episode_index": index}
+        if self.encoding == "zstd":  # readers before format 3 know PNG frames only
+            meta["format_version"] = max(3, int(meta.get("format_version", 0)))
+            meta["frames"] = {"encoding": "zstd", "file": STREAM, "shape": list(bgr.shape)}
         if self._process is not None:
             self._process.begin(folder, meta, self.fsync)
             self._process.frame(bgr)
@@ -88,7 +108,7 @@ class DatasetWriter:
     def add_step(self, row: dict[str, Any], frame: np.ndarray) -> None:
         """Append one step: its row (see ``table.step_row``) and the observation after it."""
         self._need_episode()
-        bgr = to_bgr(frame)
+        bgr = self._prepare(frame)
         line = encode_row(row)
         if self._process is not None:
             self._process.step(line, bgr)
@@ -130,6 +150,10 @@ class DatasetWriter:
             if self._process is not None:
                 self._process.close()
                 self._process = None
+
+    def _prepare(self, frame: np.ndarray) -> np.ndarray:
+        """A fresh copy of ``frame`` as its encoding stores it (OpenCV's channel order: PNG)."""
+        return check_stream_frame(frame) if self.encoding == "zstd" else to_bgr(frame)
 
     def _need_episode(self) -> None:
         if not self._open:

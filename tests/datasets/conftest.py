@@ -11,6 +11,7 @@ from dataset_helpers import record
 
 @pytest.fixture(scope="session")
 def random_dataset(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[dict[str, Any]]]:
-    """Two 12-step episodes of a seeded random state-mode policy (seeds 1 and 2)."""
+    """Two 12-step episodes of a seeded random state-mode policy (seeds 1 and 2), frames as
+    PNG files (the format before frame streams: what old datasets hold)."""
     out = tmp_path_factory.mktemp("random")
-    return out, record(out, [1, 2])
+    return out, record(out, [1, 2], frames="png")

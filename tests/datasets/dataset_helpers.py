@@ -23,6 +23,7 @@ def record(
     policy: str | Callable[[int], Any] = "random",
     steps: int = 12,
     size: tuple[int, int] = SIZE,
+    frames: str = "zstd",
     **make_kwargs: Any,
 ) -> list[dict[str, Any]]:
     """Record one episode per seed into ``out``; return what the env gave, step by step."""
@@ -30,6 +31,7 @@ def record(
         gym.make(env_id, obs_size=size, max_episode_steps=steps, **make_kwargs),
         out,
         policy_name=policy if isinstance(policy, str) else "script",
+        frames=frames,
     )
     pol = make_policy(policy, env, seed=0) if isinstance(policy, str) else None
     log = []
@@ -76,6 +78,12 @@ def as_cut_short(full: Any, folder: Path, rows: int, torn: int | None = None) ->
     for key in ("n_steps", "files"):
         meta.pop(key)
     write_meta(cut, {**meta, "complete": False, "result": None})
-    for i in range(rows + 2, len(full) + 1):  # at most one frame ahead of its row
+    if (cut / "frames.zst").exists():  # at most one frame ahead of its row
+        data, at = (cut / "frames.zst").read_bytes(), 0
+        for _ in range(rows + 2):
+            at += 4 + int.from_bytes(data[at : at + 4], "little")
+        (cut / "frames.zst").write_bytes(data[:at])
+        return cut
+    for i in range(rows + 2, len(full) + 1):
         (cut / "frames" / f"{i:06d}.png").unlink()
     return cut

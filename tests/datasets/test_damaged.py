@@ -19,7 +19,7 @@ from gcc_envs.errors import DataError
 @pytest.fixture(scope="module")
 def complete(tmp_path_factory):
     out = tmp_path_factory.mktemp("complete")
-    record(out, [1])
+    record(out, [1], frames="png")
     return next(load(out)).path
 
 
@@ -34,7 +34,7 @@ def cut_short(tmp_path_factory):
         env_description(env), seed=2, rng_state=None, options=None, policy="random",
         info_keys=["progress"], frame_shape=obs.shape,
     )  # fmt: skip
-    writer = DatasetWriter(out, background=False)
+    writer = DatasetWriter(out, background=False, frames="png")
     folder = writer.begin_episode(meta, 2, obs)
     for t in range(9):
         action = env.action_space.sample()

@@ -12,6 +12,7 @@ from gcc_envs import Click, KeyDown, Program, Wait
 from gcc_envs.datasets import Episode, load, replay
 from gcc_envs.datasets.meta import write_meta
 from gcc_envs.errors import DataError
+from gcc_envs.registration import versioned_id
 
 
 def assert_replays_exactly(out):
@@ -34,7 +35,7 @@ def test_random_state_mode_policy_replays_exactly(random_dataset):
 def test_every_simulator_id_replays_seeded_random_play_exactly(tmp_path, env_id):
     record(tmp_path, [4], env_id=env_id, steps=6)
     (ep,) = assert_replays_exactly(tmp_path)
-    assert ep.meta["env_id"] == env_id
+    assert ep.meta["env_id"] == versioned_id(env_id)
 
 
 def test_code_skill_calls_replay_exactly(tmp_path):

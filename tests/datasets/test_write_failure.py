@@ -32,6 +32,7 @@ def test_a_failed_frame_write_leaves_a_readable_cut_short_episode(tmp_path, back
         gym.make("GCC/Stardew-FarmClearup", obs_size=SIZE, max_episode_steps=STEPS),
         tmp_path,
         background=background,
+        frames="png",
     )
     obs, _ = env.reset(seed=1)
     folder = env.episode_dir

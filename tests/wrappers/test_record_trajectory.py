@@ -63,7 +63,7 @@ def test_reset_or_close_mid_episode_finishes_the_open_episode(tmp_path):
 
 def test_the_inline_and_the_process_frame_writers_write_the_same_episode(tmp_path):
     for background in (True, False):
-        env = make(tmp_path / str(background), background=background)
+        env = make(tmp_path / str(background), background=background, frames="png")
         play(env, 3)
         env.close()
     (a,), (b,) = load(tmp_path / "True"), load(tmp_path / "False")
