@@ -49,14 +49,14 @@ class StardewEnv(GameEnv):
 
     ## Starting State
     FarmClearup: on the farm in front of the house at 6:00 with all tools. Cultivation: in the
-    farmhouse beside the bed, day 1, 6:00, 15 parsnip seeds. Shopping: on the farm's north
+    farmhouse, day 1, 6:00, 15 parsnip seeds. Shopping: on the farm's north
     meadow at 9:00 with no seeds. What the seed varies (``data/scenarios.toml``):
 
     | quantity | range |
     |---|---|
     | obstacles on the farm (all tasks) | 145 placed on free grass and dirt, outside the yard before the house and the road |
-    | start tile, facing | FarmClearup: any free tile of x 22-36, y 7-11, any facing; Shopping: x 4-37, y 2-11 (the meadow), any facing; Cultivation: beside the bed |
-    | farmhouse furniture (all tasks) | one of 6 layouts: bed, TV, fireplace, plant, table and rug placed differently |
+    | start tile, facing | FarmClearup: any free tile of x 22-36, y 7-11, any facing; Shopping: x 4-37, y 2-11 (the meadow), any facing; Cultivation: any free tile of the farmhouse (x 1-10, y 2-6), any facing (later days wake beside the bed) |
+    | farmhouse furniture (all tasks) | one of 12 layouts: bed, TV, fireplace, plant, table and rug placed differently |
     | Cultivation's field | a cleared 3x3 plot anywhere in x 22-33, y 12-26 with a cleared lane up to the yard; the rest of the field overgrown (230 weeds, stones, twigs), 70 more on the meadow |
     | weather (Cultivation, Shopping) | day 1 sunny, each later day rains with chance 0.2 (rain waters all soil at dawn; soil tilled in the rain is wet) |
     | shop stock | parsnip seeds always, plus a random 4-7 of the other 7 spring seeds, in a shuffled menu order |
@@ -77,6 +77,8 @@ class StardewEnv(GameEnv):
 
     ## Version History
     * v0 (unversioned ids): first release; seeded start, furniture, field, weather and shop.
+      Cultivation then started beside the bed in one of 6 layouts (6 first frames); now
+      anywhere in the house, any facing, 12 layouts (20 seeds, 20 different first frames).
     """
 
     game_spec = GAME

@@ -180,11 +180,12 @@ def _exit_room(w: _Walk, scr: Screen) -> Generator[Event, np.ndarray | None, Scr
             break
         scr = yield from w.press("s", 2.0 / SPEED)
 
-    def mat(s: Screen, me: Hit) -> tuple[float, float] | None:
+    def above_mat(s: Screen, me: Hit) -> tuple[float, float] | None:
         m = _nearest(s.find_all(a.mat, [me]), me)
-        return None if m is None else (m.x + 0.5, feet(me)[1])
+        return None if m is None else (m.x + 0.5, m.y - 0.3)
 
-    scr, ok = yield from _approach(w, scr, mat, "x", (0.12, 99.0))
+    # down to the free row above the mat first, around furniture, then along it to the mat
+    scr, ok = yield from _approach(w, scr, above_mat, "yx", (0.12, 0.45))
     if ok:
         scr = yield from _through(w, scr, "s")
     return scr

@@ -244,6 +244,7 @@ def _water(sim):
 
 def test_watered_parsnip_ripens_after_four_nights_and_harvests(make):
     sim = make("cultivation")
+    sim.state.weather = ("sun",) * 6  # no rain waters the soil overnight
     _facing(sim, None, "2")
     tap(sim, "c", 0.5)
     tap(sim, "6")

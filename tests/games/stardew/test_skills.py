@@ -115,8 +115,8 @@ def test_go_through_door_enters_the_store_and_leaves_by_the_mat():
 
 
 @pytest.mark.parametrize("size", [(720, 1280), (360, 640)])
-def test_get_out_of_house_walks_from_the_bed_to_the_farm(size):
-    env = new_env("Cultivation", size)  # wakes by the bed
+def test_get_out_of_house_walks_from_the_start_to_the_farm(size):
+    env = new_env("Cultivation", size)  # somewhere in the house
     assert state(env).location == "farmhouse"
     _, _, _, _, info = env.step("get_out_of_house()")
     assert info["last_action_error"] is None
