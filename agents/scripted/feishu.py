@@ -9,6 +9,7 @@ twin's 1280x800 screen, scaled to the frames shown.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import numpy as np
 
@@ -32,7 +33,14 @@ class FeishuScript(PlanScript):
 
     def say(self, line: str) -> list[Event]:
         """A line typed into HexChat's input (a command or a message) and sent."""
-        return [self.click(*INPUT), TypeText(line, 0.02), KeyPress("enter"), Wait(1.0)]
+        return [self.click(*INPUT), Wait(0.4), TypeText(line, 0.03), Wait(0.3),
+                KeyPress("enter"), Wait(1.0)]  # fmt: skip
+
+    def said(self, line: str, before: np.ndarray, then_s: float = 2.0) -> Any:
+        """:meth:`say`, then wait until HexChat shows it (the screen changes from ``before``)
+        and ``then_s`` more: on a busy machine the line takes a while to reach the contact."""
+        return until(self.say(line), lambda f: changed(f, before, tol=0.3), timeout_s=15.0,
+                     then_s=then_s)  # fmt: skip
 
 
 class FocusTimeAppointmentScript(FeishuScript):
@@ -58,7 +66,7 @@ class SendHiToCradleScript(FeishuScript):
     def plan(self, instruction: str, frame: np.ndarray) -> Plan:
         text = quoted(instruction)[0]
         contact = after(instruction, "chat message to")
-        yield settle(self.say(f"/msg {contact} {text}"))
+        yield self.said(f"/msg {contact} {text}", frame)
 
 
 class SendBillToBorjeScript(FeishuScript):
@@ -68,12 +76,12 @@ class SendBillToBorjeScript(FeishuScript):
         path = re.search(r"from (\S+\.pdf)", instruction)
         nick = re.search(r"\(nick (\w+)\)", instruction)
         where = path.group(1) if path else "Desktop/aws-bill.pdf"
-        yield settle([*self.say(f"/dcc send {nick.group(1) if nick else 'Borje'} ~/{where}"),
-                      Wait(2.0)])  # fmt: skip
+        yield self.said(f"/dcc send {nick.group(1) if nick else 'Borje'} ~/{where}", frame, 3.0)
 
 
 class StatusInMeetingScript(FeishuScript):
     """Away with the message: ``/away <text>``."""
 
     def plan(self, instruction: str, frame: np.ndarray) -> Plan:
-        yield settle(self.say(f"/away {quoted(instruction)[0]}"))
+        # the server marks the user away at once; HexChat may show nothing of it
+        yield settle([*self.say(f"/away {quoted(instruction)[0]}"), Wait(1.0)])

@@ -14,7 +14,7 @@ import re
 
 import numpy as np
 
-from gcc_envs.apps.software.scripting import Plan, PlanScript, quoted, settle
+from gcc_envs.apps.software.scripting import Plan, PlanScript, changed, quoted, settle, until
 from gcc_envs.core.events import Event, Hotkey, KeyPress, Scroll, TypeText, Wait
 
 #: The message list's column and the colour of an unread subject line in it.
@@ -88,7 +88,9 @@ SEND = [Hotkey(("ctrl", "enter")), Wait(1.0), KeyPress("enter")]
 
 
 def quick_filter(text: str) -> list[Event]:
-    return [Hotkey(("ctrl", "shift", "k")), Wait(0.5), Hotkey(("ctrl", "a")), TypeText(text, 0.02)]
+    """The quick filter bar (its box takes the focus a moment after it opens: keys typed
+    before go astray on a busy machine), ``text`` in its box."""
+    return [Hotkey(("ctrl", "shift", "k")), Wait(1.5), Hotkey(("ctrl", "a")), TypeText(text, 0.04)]
 
 
 class OutlookScript(PlanScript):
@@ -126,22 +128,29 @@ class EmptyJunkScript(OutlookScript):
 
 
 class ReplyToBorjeScript(OutlookScript):
-    """The quick filter on the sender's name (as much of it as the keyboard types), the first
-    hit, reply (Ctrl+R), the text, send."""
+    """The quick filter on the sender's name (as much of it as the keyboard types) and the
+    topic the instruction names, if any, the first hit, reply (Ctrl+R), the text, send."""
 
     def plan(self, instruction: str, frame: np.ndarray) -> Plan:
         sender = re.search(r"e-mail from (\w+)", instruction)
+        topic = re.search(r"e-mail from \w+ about the (\w+)", instruction)
         text = quoted(instruction)[0]
         # the keyboard types ASCII only: the name's longest ASCII run ("rje" of "Börje")
         runs = re.findall(r"[A-Za-z]+", sender.group(1) if sender else "Borje")
         name = max(runs, key=len) if runs else "Borje"
-        frame = yield settle(quick_filter(name), quiet_s=1.0, ready=listed)
+        # a mail named by its topic: the filter holds the sender and the topic (both must match)
+        terms = f"{name} {topic.group(1)}" if topic else name
+        frame = yield settle(quick_filter(terms), quiet_s=1.0, ready=listed)
         lines = subject_lines(self.at_screen(frame)) if frame is not None else []
         if not lines:
             return
-        yield settle([self.click(435, lines[0][0]), Wait(0.5)], quiet_s=0.6)
-        reply = [Hotkey(("ctrl", "r")), Wait(2.5), TypeText(text, 0.02), Wait(0.3), *SEND]
-        yield settle(reply, quiet_s=1.0)
+        shown = yield settle([self.click(435, lines[0][0]), Wait(0.5)], quiet_s=0.6)
+
+        def composing(f: np.ndarray) -> bool:  # the reply's window is up (the screen changed)
+            return shown is None or changed(f, shown, tol=8.0)
+
+        yield until([Hotkey(("ctrl", "r"))], composing, timeout_s=20.0, then_s=1.5)
+        yield settle([TypeText(text, 0.02), Wait(0.3), *SEND], quiet_s=1.0)
 
 
 class OpenUrgentMeetingScript(OutlookScript):

@@ -37,6 +37,16 @@ _SUBJECTS = (
 )  # fmt: skip
 #: Look-alikes of a subject ``s``: each holds it and says more (so it shows wider).
 _LOOKALIKES = ("Re: {s} agenda?", "{s} moved", "{s} notes", "Fwd: {s}")
+#: What Börje writes about (a word the instruction names, his mail's subject): one of them is
+#: the mail to reply to, two others his look-alikes; another sender writes about the same.
+TOPICS = {
+    "heater": "The heater in room 4 is broken", "budget": "Budget for the spring school",
+    "slides": "Slides for Monday's talk", "visa": "Visa letter for the workshop",
+    "parking": "Parking permits for visitors", "server": "Server maintenance tonight",
+    "poster": "Poster printing deadline", "keys": "Office keys", "dinner": "Team dinner on Friday",
+    "laptop": "Your new laptop", "thesis": "Thesis chapter comments",
+    "interview": "Interview schedule for Tuesday",
+}  # fmt: skip
 _SPAM = (
     "You have WON a prize!!!", "Cheap watches, 90% off", "Your account will be closed",
     "Claim your free cruise", "Hot singles near you", "Invoice overdue - pay now",
@@ -55,10 +65,12 @@ def message(sender: tuple[str, str], subject: str, body: str, when: datetime) ->
 
 
 def make_mailbox(
-    seed: int, subject: str = "Urgent meeting", folders: tuple[str, ...] = ()
+    seed: int, subject: str = "Urgent meeting", folders: tuple[str, ...] = (), topic: str = ""
 ) -> dict[str, list[bytes]]:
     """``{folder: [message bytes]}`` (``INBOX``, ``Junk``, the ``folders`` of :data:`EXTRA`,
-    ...) drawn from ``seed``; one inbox mail has exactly ``subject``."""
+    ...) drawn from ``seed``; one inbox mail has exactly ``subject``. Börje writes one mail
+    ("The report draft"), or with ``topic`` (of :data:`TOPICS`) three: that topic's and two
+    others', while another sender writes about ``topic`` too."""
     rng = np.random.default_rng(seed)
     now = datetime(2024, 3, 6, 9, 0, tzinfo=timezone.utc)
     inbox: list[tuple[tuple[str, str], str, str]] = []
@@ -71,7 +83,13 @@ def make_mailbox(
         inbox.append((_PEOPLE[int(rng.integers(len(_PEOPLE)))], look, "Details inside."))
     inbox.append((_PEOPLE[int(rng.integers(len(_PEOPLE)))], subject,
                   "Can we meet at 3 pm today? It is urgent."))  # fmt: skip
-    inbox.append((BORJE, "The report draft", "Hi,\n\nplease have a look at the draft.\n\nBörje"))
+    inbox.append((BORJE, borje_subject(topic), "Hi,\n\nplease have a look.\n\nBörje"))
+    if topic:
+        others = [t for t in sorted(TOPICS) if t != topic]
+        for k in rng.choice(len(others), size=2, replace=False):
+            inbox.append((BORJE, TOPICS[others[k]], "Hi,\n\nsee below.\n\nBörje"))
+        who = _PEOPLE[int(rng.integers(len(_PEOPLE)))]
+        inbox.append((who, f"Re: {TOPICS[topic].lower()}?", f"Hi,\n\nany news?\n\n{who[0]}"))
     order = rng.permutation(len(inbox))
     stamped = [(inbox[k], now - timedelta(hours=3 * n + 1)) for n, k in enumerate(order)]
     spam = [_SPAM[i] for i in rng.choice(len(_SPAM), size=int(rng.integers(2, 6)), replace=False)]
@@ -93,6 +111,13 @@ def make_mailbox(
             for i in range(int(rng.integers(2, 4)))
         ]
     return boxes
+
+
+def borje_subject(topic: str = "") -> str:
+    """The subject of Börje's mail to reply to (``topic`` of :data:`TOPICS`, or none)."""
+    if topic and topic not in TOPICS:
+        raise ValueError(f"unknown topic {topic!r}; known {sorted(TOPICS)}")
+    return TOPICS[topic] if topic else "The report draft"
 
 
 def folder_dir(root: Path | str, folder: str) -> str:

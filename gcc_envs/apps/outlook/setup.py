@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from gcc_envs.apps.outlook.mailbox import BORJE, ME, make_mailbox, write_maildir
+from gcc_envs.apps.outlook.mailbox import BORJE, ME, borje_subject, make_mailbox, write_maildir
 from gcc_envs.apps.outlook.servers import DOVECOT_IMAP
 from gcc_envs.apps.software.desktop import folders, launch, screen_size
 from gcc_envs.apps.software.pdf import write_bills
@@ -67,9 +67,12 @@ def _traversable(session: Any, path: Path) -> None:
             break
 
 
-def mail_server(session: Any, subject: str = "Urgent meeting", extra: str = "") -> None:
+def mail_server(
+    session: Any, subject: str = "Urgent meeting", extra: str = "", topic: str = ""
+) -> None:
     """Dovecot IMAP + the SMTP sink on loopback with the seed's mailboxes (``subject``: the
-    mail to find; ``extra``: comma-separated extra folders, from ``mailbox.EXTRA``)."""
+    mail to find; ``extra``: comma-separated extra folders, from ``mailbox.EXTRA``;
+    ``topic``: what Börje's mail to reply to is about, among his look-alikes)."""
     import pwd
 
     if not os.path.exists(DOVECOT_IMAP):
@@ -78,7 +81,7 @@ def mail_server(session: Any, subject: str = "Urgent meeting", extra: str = "") 
     seed = int(session.rng.integers(2**31))
     root = session.home / MAIL
     more = tuple(f.strip() for f in extra.split(",") if f.strip())
-    mailbox = make_mailbox(seed, subject, more)
+    mailbox = make_mailbox(seed, subject, more, topic)
     write_maildir(root / "Maildir", mailbox)
     # Dovecot runs as the episode's own user in its sandbox (unconfined: Debian's mail user,
     # since it refuses root)
@@ -109,7 +112,7 @@ def mail_server(session: Any, subject: str = "Urgent meeting", extra: str = "") 
 
     ids = {headers_of(m)["Subject"]: headers_of(m)["Message-ID"] for m in mailbox["INBOX"]}
     write_answer(session.home, imap_port=imap, smtp_port=smtp, borje=BORJE[1],
-                 borje_id=ids["The report draft"], urgent_id=ids[subject],
+                 borje_id=ids[borje_subject(topic)], urgent_id=ids[subject],
                  counts={f: len(m) for f, m in mailbox.items()})  # fmt: skip
 
 
