@@ -6,18 +6,25 @@ default ``hdf5`` storage also needs ``h5py`` and is skipped without it).
 1. **Format** — the same Stardew frames (a seeded random policy) written at 1280×720 and 84×84
    as one episode each way; frames/s (best of 3, finishing included) and bytes per frame:
 
-   * ``gcc-gym`` — :class:`gcc_envs.datasets.DatasetWriter`: PNG per frame + steps table, with
-     the frame-writer process (default) and inline (``background=False``);
+   * ``gcc-gym`` — :class:`gcc_envs.datasets.DatasetWriter`: frames as one zstd stream
+     (default) or a PNG per frame, + steps table, with the frame-writer process (default) and
+     inline (``background=False``);
    * ``raw .npy`` — ``np.save`` per frame (no compression: the speed/size reference);
    * ``FFV1 in MKV`` — the lossless-video alternative, through ``imageio-ffmpeg``'s binary;
    * ``minari default`` — ``minari.create_dataset_from_buffers`` with Minari's defaults
      (``hdf5``; in builds with ``jpeg_encoding``, JPEG, i.e. lossy);
    * ``minari arrow`` — what ``gcc-gym export`` writes (``arrow``, raw uint8, lossless).
 
-2. **Env overhead** — ``GCC/Stardew-FarmClearup`` at 84×84, lockstep, random state-mode actions,
-   stepped with and without :class:`wrappers.RecordTrajectory` (best of 3); prints the ratio.
-   Target: recording keeps at least half the un-recorded speed (needs a spare core for the
-   frame-writer process; inline writing is printed for comparison).
+2. **Env overhead** — ``GCC/Stardew-FarmClearup`` at 84×84 and 360×640, lockstep, random
+   state-mode actions, stepped without and with :class:`wrappers.RecordTrajectory` (each frame
+   encoding, inline and with the writer process), interleaved rounds, best round of each;
+   prints steps/s, the ratio to un-recorded and bytes per frame.
+   Target: at 84×84 recording keeps at least half the un-recorded speed, lossless, and stores
+   a frame in at most a fifth of its raw bytes.
+
+3. **Export size** — a 51-step recording at 1280×720 (the default ``obs_size``), exported with
+   :func:`gcc_envs.datasets.export_minari`: the Minari dataset's bytes against the native
+   dataset's, with and without ``metadata.json``. Target: at most 2×.
 """
 
 from __future__ import annotations
@@ -39,7 +46,7 @@ import gymnasium as gym  # noqa: E402
 import numpy as np  # noqa: E402
 
 import gcc_envs  # noqa: E402, F401
-from gcc_envs.datasets import DatasetWriter  # noqa: E402
+from gcc_envs.datasets import DatasetWriter, load  # noqa: E402
 from gcc_envs.datasets.meta import episode_meta  # noqa: E402
 from gcc_envs.datasets.table import step_row  # noqa: E402
 from wrappers.record_trajectory import RecordTrajectory  # noqa: E402
@@ -82,7 +89,7 @@ def timed(write: Writer, n: int, repeats: int = 3) -> tuple[float, float]:
     return best, size
 
 
-def gcc_writer(frames: list[np.ndarray], background: bool) -> Writer:
+def gcc_writer(frames: list[np.ndarray], background: bool, encoding: str = "zstd") -> Writer:
     meta = episode_meta(
         {"env_id": ENV_ID},
         seed=0,
@@ -94,7 +101,7 @@ def gcc_writer(frames: list[np.ndarray], background: bool) -> Writer:
     )
 
     def write(tmp: Path) -> float:
-        w = DatasetWriter(tmp, background=background)
+        w = DatasetWriter(tmp, background=background, frames=encoding)
         w.flush()  # the writer process is up (start-up is not part of the throughput)
         t0 = time.perf_counter()
         w.begin_episode(meta, 0, frames[0])
@@ -188,8 +195,10 @@ def format_table(n_small: int, n_big: int) -> None:
         frames = stardew_frames(size, n)
         raw = frames[0].nbytes
         rows: list[tuple[str, Writer | None]] = [
-            ("gcc-gym PNG (writer process)", gcc_writer(frames, True)),
-            ("gcc-gym PNG (inline)", gcc_writer(frames, False)),
+            ("gcc-gym zstd (writer process)", gcc_writer(frames, True)),
+            ("gcc-gym zstd (inline)", gcc_writer(frames, False)),
+            ("gcc-gym PNG (writer process)", gcc_writer(frames, True, "png")),
+            ("gcc-gym PNG (inline)", gcc_writer(frames, False, "png")),
             ("raw .npy per frame", npy_writer(frames)),
             ("FFV1 in MKV (ffmpeg, 1 thread)", ffv1_writer(frames)),
             ("minari default (hdf5)", minari_writer(frames, None, False) if has_h5 else None),
@@ -204,44 +213,98 @@ def format_table(n_small: int, n_big: int) -> None:
             print(f"{name:<34}{label:>10}{fps:>11,.0f}{bpf:>13,.0f}{bpf / raw:>11.3f}")
 
 
-def env_speed(env: gym.Env, actions: list, repeats: int = 3) -> float:
-    best = 0.0
-    for _ in range(repeats):
-        env.reset(seed=0)
-        t0 = time.perf_counter()
-        for a in actions:
-            _, _, term, trunc, _ = env.step(a)
-            if term or trunc:
-                env.reset()
-        best = max(best, len(actions) / (time.perf_counter() - t0))
-    return best
+def env_speed(env: gym.Env, actions: list) -> float:
+    env.reset(seed=0)
+    t0 = time.perf_counter()
+    for a in actions:
+        _, _, term, trunc, _ = env.step(a)
+        if term or trunc:
+            env.reset()
+    return len(actions) / (time.perf_counter() - t0)
 
 
-def overhead(steps: int) -> None:
-    base = gym.make(ENV_ID, obs_size=(84, 84))
-    base.action_space.seed(0)
-    actions = [base.action_space.sample() for _ in range(steps)]
-    plain = env_speed(base, actions)
-    base.close()
-    print(f"\n{ENV_ID} 84x84 lockstep, random actions: {plain:,.0f} steps/s without recording")
-    for label, background in (("writer process", True), ("inline", False)):
-        tmp = tempfile.mkdtemp(prefix="perf-dataset-")
-        env = RecordTrajectory(gym.make(ENV_ID, obs_size=(84, 84)), tmp, background=background)
-        rec = env_speed(env, actions)
-        env.close()
+def overhead(steps: int, rounds: int) -> None:
+    """Un-recorded and recorded stepping, interleaved round by round; best round of each."""
+    for size in ((84, 84), (360, 640)):
+        base = gym.make(ENV_ID, obs_size=size)
+        base.action_space.seed(0)
+        actions = [base.action_space.sample() for _ in range(steps)]
+        raw = int(np.prod(base.observation_space.shape))
+        tmp = Path(tempfile.mkdtemp(prefix="perf-dataset-"))
+        envs: dict[str, gym.Env] = {"plain": base}
+        for enc in ("zstd", "png"):
+            for label, bg in (("inline", False), ("writer process", True)):
+                out = tmp / f"{enc}-{bg}"
+                envs[f"{enc} {label}"] = RecordTrajectory(
+                    gym.make(ENV_ID, obs_size=size), out, background=bg, frames=enc
+                )
+        best = dict.fromkeys(envs, 0.0)
+        for _ in range(rounds):
+            for name, env in envs.items():
+                best[name] = max(best[name], env_speed(env, actions))
+        for env in envs.values():
+            env.close()
+        plain = best.pop("plain")
+        print(f"\n{ENV_ID} {size[1]}x{size[0]} lockstep, random actions, best of {rounds} rounds")
+        print(f"  {'not recorded':<30}{plain:>9,.0f} steps/s")
+        for name, rate in best.items():
+            enc, _, label = name.partition(" ")
+            folder = tmp / f"{enc}-{label == 'writer process'}"
+            frames = sum(len(ep.frames) for ep in load(folder, verify=False))
+            stored = sum(
+                p.stat().st_size
+                for p in folder.rglob("*")
+                if p.is_file() and (p.name == "frames.zst" or p.suffix == ".png")
+            )
+            bpf = stored / frames
+            ok = "met" if rate >= 0.5 * plain and raw >= 5 * bpf else "not met"
+            print(
+                f"  {'recorded, ' + name:<30}{rate:>9,.0f} steps/s  ratio {rate / plain:.2f}"
+                f"  {bpf:>8,.0f} B/frame (raw/{raw / bpf:.1f})"
+                + (f"  target >=0.50 and raw/5: {ok}" if size == (84, 84) else "")
+            )
         shutil.rmtree(tmp, ignore_errors=True)
-        verdict = "met" if rec >= 0.5 * plain else "MISSED"
+
+
+def export_size(steps: int) -> None:
+    """The Minari export of a 1280x720 recording against the native dataset, in bytes."""
+    import sys
+
+    from gcc_envs.datasets import export_minari
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "datasets"))
+    from dataset_helpers import record
+
+    tmp = Path(tempfile.mkdtemp(prefix="perf-export-"))
+    os.environ["MINARI_DATASETS_PATH"] = str(tmp / "minari")
+    print(f"\nexport of {steps} random steps of {ENV_ID} at 1280x720 (MB)")
+    print(
+        f"  {'native frames':<16}{'native':>8}{'export':>8}{'ratio':>7}{'no metadata':>13}{'ratio':>7}"
+    )
+    for enc in ("zstd", "png"):
+        record(tmp / enc, [1], steps=steps, size=(720, 1280), frames=enc)
+        native = folder_bytes(tmp / enc)
+        ds = export_minari(tmp / enc, f"bench/export-{enc}-v0")
+        data = Path(ds.storage.data_path)
+        total = folder_bytes(data.parent)
+        meta = (data / "metadata.json").stat().st_size
         print(
-            f"  with RecordTrajectory ({label}): {rec:,.0f} steps/s, ratio {rec / plain:.2f}"
-            f"  (target >= 0.50 {verdict})"
+            f"  {enc:<16}{native / 1e6:>8.2f}{total / 1e6:>8.2f}{total / native:>7.2f}"
+            f"{(total - meta) / 1e6:>13.2f}{(total - meta) / native:>7.2f}"
         )
+    shutil.rmtree(tmp, ignore_errors=True)
 
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--frames", type=int, default=1000, help="frames at 84x84")
     p.add_argument("--big-frames", type=int, default=100, help="frames at 1280x720")
-    p.add_argument("--steps", type=int, default=3000, help="env steps for the overhead test")
+    p.add_argument("--steps", type=int, default=1000, help="env steps per overhead round")
+    p.add_argument("--rounds", type=int, default=5, help="interleaved overhead rounds")
+    p.add_argument("--export-steps", type=int, default=51, help="steps of the export recording")
+    p.add_argument(
+        "--only", choices=["format", "overhead", "export"], help="run one part (default: all)"
+    )
     p.add_argument("--dir", help="where to write (default: the system temp folder)")
     args = p.parse_args()
     if args.dir:
@@ -249,8 +312,12 @@ def main() -> None:
     print(
         f"cores available: {len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count()}"
     )
-    format_table(args.frames, args.big_frames)
-    overhead(args.steps)
+    if args.only in (None, "format"):
+        format_table(args.frames, args.big_frames)
+    if args.only in (None, "overhead"):
+        overhead(args.steps, args.rounds)
+    if args.only in (None, "export"):
+        export_size(args.export_steps)
 
 
 if __name__ == "__main__":
