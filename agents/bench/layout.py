@@ -18,6 +18,8 @@ from gcc_envs.errors import MissingExtraError
 KEYS = 2
 #: The narrowest a key column is folded to.
 MIN_TEXT = 12
+#: A table of at most FEW rows that needs more than PARTS parts prints transposed.
+PARTS, FEW = 2, 4
 
 
 def cell(value: Any) -> str:
@@ -49,7 +51,7 @@ def is_text(table: Table, i: int) -> bool:
     return bool(values) and all(isinstance(v, str) and any(c.isalpha() for c in v) for v in values)
 
 
-def fit(table: Table, width: int = 80) -> list[tuple[Table, list[int]]]:
+def fit(table: Table, width: int = 80, keys: int = KEYS) -> list[tuple[Table, list[int]]]:
     """``table`` as parts that each fit ``width`` terminal columns, with each column's width.
 
     >>> t = Table("t", "T", ("env", "policy", *"abcdefghij"), (("GCC/X", "random", *range(10)),))
@@ -65,16 +67,17 @@ def fit(table: Table, width: int = 80) -> list[tuple[Table, list[int]]]:
         return min(need(i), max(MIN_TEXT, _longest_word(table.columns[i]))) if text[i] else need(i)
 
     text = [is_text(table, i) for i in range(len(table.columns))]
-    keys = list(range(min(KEYS, len(table.columns))))
-    key_w = [need(i) for i in keys]
-    rest = [i for i in range(len(table.columns)) if i not in keys]
+    key_cols = [0] if table.columns else []  # the first, and the next where it is words
+    key_cols += [i for i in range(1, min(keys, len(table.columns))) if text[i]][: keys - 1]
+    key_w = [need(i) for i in key_cols]
+    rest = [i for i in range(len(table.columns)) if i not in key_cols]
     widest = max((least(i) + 3 for i in rest), default=0)
-    squeeze = max(0, sum(key_w) + _chrome(len(keys)) + widest - width)
-    for j in sorted(range(len(keys)), key=lambda j: -key_w[j]):  # fold the widest key first
+    squeeze = max(0, sum(key_w) + _chrome(len(key_cols)) + widest - width)
+    for j in sorted(range(len(key_cols)), key=lambda j: -key_w[j]):  # fold the widest key first
         cut = min(squeeze, max(0, key_w[j] - MIN_TEXT))
         key_w[j] -= cut
         squeeze -= cut
-    base = sum(key_w) + _chrome(len(keys))
+    base = sum(key_w) + _chrome(len(key_cols))
     parts: list[list[int]] = []
     used = width
     for i in rest:
@@ -91,7 +94,7 @@ def fit(table: Table, width: int = 80) -> list[tuple[Table, list[int]]]:
             grow = min(slack, need(i) - widths[j])
             widths[j] += grow
             slack -= grow
-        cols = keys + part
+        cols = key_cols + part
         title = table.title if n == 0 else f"{table.title} (part {n + 1} of {len(parts)})"
         columns = tuple(table.columns[i] for i in cols)
         rows = tuple(tuple(row[i] for i in cols) for row in table.rows)
@@ -99,8 +102,31 @@ def fit(table: Table, width: int = 80) -> list[tuple[Table, list[int]]]:
     return out
 
 
+def transposed(table: Table) -> Table:
+    """Rows as columns (a table of many metrics and few rows); the first two cells of each
+    row (task, policy) head its column.
+
+    >>> transposed(Table("t", "T", ("task", "policy", "a", "b"), (("GCC/X", "p", 1, 2),))).rows
+    (('a', 1), ('b', 2))
+    """
+    heads = tuple(" ".join(cell(v).rpartition("/")[2] for v in row[:KEYS]) for row in table.rows)
+    rows = tuple(
+        (c, *(row[i] for row in table.rows)) for i, c in enumerate(table.columns) if i >= KEYS
+    )
+    return Table(table.name, table.title, ("", *heads), rows)
+
+
+def layout(table: Table, width: int) -> tuple[list[tuple[Table, list[int]]], int]:
+    """The parts to print and how many key columns each has: a table that would need more
+    than :data:`PARTS` parts and has at most :data:`FEW` rows prints transposed."""
+    parts = fit(table, width)
+    if len(parts) > PARTS and len(table.rows) <= FEW:
+        return fit(transposed(table), width, keys=1), 1
+    return parts, KEYS
+
+
 def print_rich(tables: list[Table], console: Any = None) -> None:
-    """Print ``tables`` with rich, each fitted to the console's width (:func:`fit`)."""
+    """Print ``tables`` with rich, each fitted to the console's width (:func:`layout`)."""
     try:
         from rich import box
         from rich.console import Console
@@ -109,12 +135,13 @@ def print_rich(tables: list[Table], console: Any = None) -> None:
         raise MissingExtraError("rich", "bench") from None
     console = console or Console()
     for t in tables:
-        for part, widths in fit(t, console.width):
+        parts, _ = layout(t, console.width)
+        for part, widths in parts:
             rt = RichTable(title=part.title, title_justify="left", box=box.SQUARE)
             for i, (c, w) in enumerate(zip(part.columns, widths)):
                 rt.add_column(
                     c,
-                    justify="left" if i < KEYS or is_text(part, i) else "right",
+                    justify="left" if i == 0 or is_text(part, i) else "right",
                     min_width=w,
                     max_width=w,
                     overflow="fold",

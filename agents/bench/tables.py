@@ -232,6 +232,12 @@ def _drop_zero(table: Table, columns: Sequence[str]) -> Table:
     )
 
 
+def _seeds(seeds: list[Any]) -> str:
+    """Seeds as a short list, each once (``0 1 2 ...`` past eight)."""
+    once = list(dict.fromkeys(seeds))
+    return " ".join(map(str, once[:8])) + (" ..." if len(once) > 8 else "")
+
+
 def failures_table(records: Sequence[dict[str, Any]]) -> Table | None:
     """The episodes that crashed, were refused or are unsupported, by class, env × policy and
     error (its first line), with their seeds; None when every episode ran."""
@@ -253,7 +259,7 @@ def failures_table(records: Sequence[dict[str, Any]]) -> Table | None:
             name,
             policy,
             len(rs),
-            " ".join(str(r["seed"]) for r in rs[:8]) + (" ..." if len(rs) > 8 else ""),
+            _seeds([r["seed"] for r in rs]),
             why,
         )
         for (cls, name, policy, why), rs in sorted(groups.items(), key=lambda kv: order[kv[0][0]])
