@@ -72,28 +72,29 @@ def aws_bill(seed: int, year: int = 2024, month: int = 3) -> bytes:
 
 
 #: Where the Outlook and Feishu twins leave an ``aws-bill.pdf`` (each another month's: the
-#: bill the task names is told apart by its bytes), and the (year, month) of each. The tasks
-#: choose one of these folders; the paper's is ``Desktop``.
-BILL_FOLDERS = {
-    "Desktop": (2024, 3), "Documents": (2024, 2), "Downloads": (2024, 1),
-    "Desktop/Bills": (2024, 4), "Desktop/Work": (2024, 5), "Desktop/Inbox": (2024, 6),
-    "Documents/Finance": (2024, 7), "Documents/Bills": (2024, 8), "Documents/Taxes": (2024, 9),
-    "Documents/Work": (2024, 10), "Documents/Receipts": (2024, 11), "Documents/Cloud": (2024, 12),
-    "Documents/Invoices": (2023, 1), "Documents/Accounts": (2023, 2),
-    "Documents/Finance/AWS": (2023, 3), "Documents/Bills/2024": (2023, 4),
-    "Documents/Work/Cloud": (2023, 5), "Documents/Taxes/2024": (2023, 6),
-    "Downloads/Mail": (2023, 7), "Downloads/Old": (2023, 8), "Downloads/Invoices": (2023, 9),
-    "Downloads/Chat": (2023, 10), "Downloads/Bills": (2023, 11), "Desktop/Finance": (2023, 12),
-    "Desktop/Old": (2022, 1), "Desktop/Scans": (2022, 2), "Documents/Home": (2022, 3),
-    "Documents/Home/Bills": (2022, 4), "Documents/Scans": (2022, 5), "Documents/Cloud/AWS": (2022, 6),
-    "Downloads/2024": (2022, 7), "Downloads/Work": (2022, 8),
-}  # fmt: skip
+#: bill the task names is told apart by its bytes): the three top folders and 20 subfolders
+#: of each, 63 in all, with the (year, month) of each (2019-01 on). The tasks choose one of
+#: these folders; the paper's is ``Desktop`` (March 2024, as before).
+_SUBFOLDERS = (
+    "Bills", "Work", "Finance", "Taxes", "Receipts", "Invoices", "Cloud", "Accounts", "Old",
+    "Scans", "Home", "Mail", "Chat", "Archive", "2024", "AWS", "Admin", "Office", "Misc", "Keep",
+)  # fmt: skip
+
+
+def _bill_folders() -> dict[str, tuple[int, int]]:
+    subs = [f"{top}/{sub}" for sub in _SUBFOLDERS for top in ("Desktop", "Documents", "Downloads")]
+    return {"Desktop": (2024, 3), "Documents": (2024, 2), "Downloads": (2024, 1),
+            **{path: (2019 + k // 12, 1 + k % 12) for k, path in enumerate(subs)}}  # fmt: skip
+
+
+BILL_FOLDERS = _bill_folders()
 
 
 def write_bills(home: Any, seed: int) -> None:
     """An ``aws-bill.pdf`` in each of :data:`BILL_FOLDERS` under ``home`` (the account from
-    ``seed``) and a look-alike ``aws-bill-2021.pdf`` on the Desktop."""
+    ``seed``) and a look-alike ``aws-bill-2018.pdf`` (a year no folder's bill has) on the
+    Desktop."""
     for folder, (year, month) in BILL_FOLDERS.items():
         (home / folder).mkdir(parents=True, exist_ok=True)
         (home / folder / "aws-bill.pdf").write_bytes(aws_bill(seed, year, month))
-    (home / "Desktop" / "aws-bill-2021.pdf").write_bytes(aws_bill(seed, 2021))
+    (home / "Desktop" / "aws-bill-2018.pdf").write_bytes(aws_bill(seed, 2018))

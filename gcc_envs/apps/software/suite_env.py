@@ -24,7 +24,7 @@ class SoftwareEnv(SuiteEnv):
     * v1 (Chrome, Outlook, Feishu; issue 26): each task draws its values from pools large
       enough that two seeds share a variant at most 5 % of the time over 100 seeds
       (``benchmarks/apps_variants.py``): 30 texts, subjects, addresses, titles, statuses,
-      articles, users; the bill in one of 32 folders; Chrome's closed page may be named by its
+      articles, users; the bill in one of 63 folders; Chrome's closed page may be named by its
       topic (found in the history), its appearance task asks for up to four more settings;
       Outlook's junk task moves the junk folder (see its table). Replays are checked on random
       seed pairs (``benchmarks/apps_fairness.py``).
