@@ -33,7 +33,7 @@ def rec(env: str, seed: int, success: bool, policy: str = "agent", **extra) -> d
         "steps": 5,
         "return": float(success),
         "progress": float(success),
-        "metrics": {},
+        "metrics": extra.pop("metrics", {}),
         "config": {"task_info": {"game": "Game"}, "suite": {"name": "s"}},
         **extra,
     }
@@ -78,8 +78,16 @@ def wide_records() -> list[dict]:
     out = []
     for i, env in enumerate(["GCC/Stardew-FarmClearup-v0", "GCC/RDR2-Mission3-v0"]):
         for seed in range(3):
+            metrics = {f"metric_{m}": 1234.5678 * (m + seed) for m in range(20)}  # transposed
             out.append(
-                rec(env, seed, seed != 1, policy="cradle [gpt-4o-2024-08-06]", policy_info=usage)
+                rec(
+                    env,
+                    seed,
+                    seed != 1,
+                    policy="cradle [gpt-4o-2024-08-06]",
+                    policy_info=usage,
+                    metrics=metrics,
+                )
             )
         out.append(rec(env, 3, False, status="error", error_class="refused", error="x" * 300))
         out.append(rec(env, 4, False, unsupported="needs the network", repeat=i))
@@ -95,7 +103,7 @@ def test_every_table_fits_80_columns_and_keeps_every_number_whole() -> None:
     print_rich(tables, Console(file=buf, width=80, color_system=None))
     text = buf.getvalue()
     assert max(len(line) for line in text.splitlines()) <= 80
-    assert "…" not in text
+    assert "…" not in text and "metric_19" in text and "(part 2 of" in text
     flat = re.sub(r"\s+", " ", text)
     for t in tables:
         for row in t.rows:
