@@ -50,7 +50,10 @@ def cmd_report(args: argparse.Namespace) -> int:
     from agents.bench.report import report
 
     _, files = report(args.dir, plots=not args.no_plots, show=not args.quiet)
-    print(f"written: {', '.join(str(f) for f in files)}")
+    kinds = ", ".join(
+        f"{sum(f.suffix == s for f in files)} {s[1:].upper()}" for s in (".csv", ".png")
+    )
+    print(f"written to {files[0].parent}: report.md (every table, whole), {kinds}")
     return 0
 
 
