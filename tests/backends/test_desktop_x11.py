@@ -221,7 +221,7 @@ def test_record_trajectory_records_a_real_desktop_episode(vdisplay, tmp_path):
     finally:
         env.close()
     (episode,) = list(load(tmp_path / "data"))
-    assert episode.meta["env_id"] == "GCC/Desktop" and len(episode) == 3
+    assert episode.meta["env_id"] == "GCC/Desktop-v0" and len(episode) == 3
     assert np.array_equal(episode.frames[0], obs0)
     assert all(f.shape == (240, 320, 3) for f in episode.frames)
     typed = [e for e in episode.steps[0]["events"] if e["type"] == "TypeText"]
