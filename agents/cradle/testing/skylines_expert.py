@@ -37,7 +37,7 @@ IDLE = "open_roads_menu()"
 def expert_call(sc: SkylinesScript) -> str:
     """The one skill call the planner makes on the env's current screen."""
     choice = sc.act(sc.env.backend.capture(), {})
-    return IDLE if isinstance(choice, Program) else choice
+    return IDLE if isinstance(choice, Program) or choice == "DONE" else choice
 
 
 def skylines_replies(env: Any, log: list[str]) -> Callable[[dict[str, Any]], str]:
