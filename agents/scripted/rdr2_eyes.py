@@ -11,7 +11,8 @@ once taught). Each step it answers one skill call:
 * "follow ...": ``follow``; "hitch ...": the route line, then ``hitch_horse`` at its prompt;
   a door's prompt on the way: ``interact``; otherwise the route line with ``navigate_path``.
 
-It has no plan for searching rooms, fights, climbing or the store, and fails there, as the
+Where a guided walk got nowhere it tries ``climb`` once (a ledge, once the game has taught
+climbing), then a sidestep. It has no plan for searching rooms, fights or the store, and fails there, as the
 paper's agent mostly did ("combat and searching remain difficult").
 """
 
@@ -100,10 +101,19 @@ class RDR2Eyes:
         self.side = 1.0
         #: The horse's dot was last seen about to go under the player's arrow.
         self.horse_near = False
+        #: The last move that got nowhere was answered with a climb.
+        self.climbed = False
+        #: The objective marker's distance (share of the minimap's radius) at the last look.
+        self.marker_dist: float | None = None
+        #: Blue dots walked to while searching (the next one is another).
+        self.looked = 0
 
     def reset(self, info: dict[str, Any]) -> None:
         self.goal = objective(str(info.get("instruction", "")))
         self.last_map = None
+        self.climbed = False
+        self.marker_dist = None
+        self.looked = 0
 
     def can(self, skill: str) -> bool:
         return skill in self.env.skills  # the library the env lists (curated by tutorials)
@@ -114,8 +124,14 @@ class RDR2Eyes:
         if before is not None and before.shape == mm.shape:
             moved = float(np.abs(before.astype(np.int16) - mm.astype(np.int16)).mean())
             if moved < STUCK_DIFF:  # the map stood still: something is in the way
+                if self.can("climb") and not self.climbed:  # a ledge, as like as not
+                    self.climbed = True
+                    self.last_map = mm.copy()
+                    return call("climb")
+                self.climbed = False
                 self.side = -self.side
                 return call("turn_and_move_forward", degree=70.0 * self.side, duration=0.8)
+            self.climbed = False
         step = self._act(obs, info, mm)
         if step.startswith(("follow(", "navigate_path(")):
             self.last_map = mm.copy()
@@ -151,9 +167,20 @@ class RDR2Eyes:
         if route is not None:
             return call("navigate_path", duration=20)
         if marker:  # a line too short (or too hidden) to read: head for its marker
+            last, self.marker_dist = self.marker_dist, marker[0].distance
+            closer = last is None or marker[0].distance < last - 0.02
+            if not closer and self.can("climb") and not self.climbed:  # a ledge in the way
+                self.climbed = True
+                return call("climb")
             return self.walk_to(marker[0], mounted, stop_m=1.0)
-        if vision.blips(mm, self.colours.ally, self.colours):  # the way is hidden: go along
+        allies = vision.blips(mm, self.colours.ally, self.colours)
+        if allies and self.goal.startswith("search"):  # a blue dot off the line: go and look
+            self.looked += 1
+            return self.walk_to(allies[self.looked % len(allies)], stop_m=1.0)
+        if allies:  # the way is hidden: go along
             return call("follow", duration=20)
+        if self.goal.startswith("search"):  # at the line's end, nothing shown: look about
+            return call("turn_and_move_forward", degree=60.0, duration=0.6)
         return call("wait", duration=0.5)
 
     def walk_to(self, dot: vision.Blip, mounted: bool = False, stop_m: float = MOUNT_M) -> str:
