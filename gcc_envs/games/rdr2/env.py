@@ -21,9 +21,13 @@ class RDR2Env(GameEnv):
     key prompts (``[E] Hitch Horse``), tutorial boxes (``Hold [TAB] to view your stored
     weapons``), a weapon wheel, an Esc pause menu whose animation takes 0.5 s each way while the
     world keeps moving, horses, companions who wait a while when the player falls more than
-    15 m behind and then go on, enemies who shoot from cover and dash to flanking cover,
-    wolves that circle, charge, bite and back off, health that regenerates, and a "mission
-    failed" screen. A control a tutorial teaches works only once its box has appeared (the
+    15 m behind and then go on, enemies who shoot bursts from cover, dash to flanking cover
+    and otherwise advance on the companion they fight (Dutch: 100 health; their shots come
+    round any cover within 10 m, so a fight that drags on while the agent thinks costs him),
+    wolves that circle, charge, bite and back off, a barn horse led by the reins along the
+    route line (running spooks it free, straying off the line makes it balk and the reins
+    slip), health that regenerates, and a "mission failed" screen. In the saddle, the view
+    looks where the horse faces. A control a tutorial teaches works only once its box has appeared (the
     weapon wheel, looting, climbing, hitching, calming a horse, carrying, shopping).
 
     Tasks (``task=``; the paper allows 500 steps per checkpoint task):
@@ -94,7 +98,8 @@ class RDR2Env(GameEnv):
     * 3-5 O'Driscolls who appear in the field south of the yard and each take cover among its
       rocks and trees and 2-4 crates or barrels put there; each hides 1.3-2.2 s and stays out
       0.8-1.3 s per cycle and, after a shot, with a chance of 0.15-0.45 runs to a cover at least
-      20° further round (within 18 m);
+      20° further round (within 18 m), else moves up on Dutch (a cover 2 m or more nearer,
+      within 9 m, or 4 m over open ground, no nearer than 5 m);
     * John anywhere in the summit's clearing (±14 m east-west, ±3 m north-south of its middle,
       off the route line), with everything placed around him;
     * 3-5 wolves that appear 13-24 m from where kill_wolves starts, each circling the player
@@ -137,7 +142,13 @@ class RDR2Env(GameEnv):
     Cradle's paused real-game loop do, while the world moves and the player cannot act.
 
     ## Version History
-    * v1 (unversioned ids): seeded content, partial credit, curated skills, capped composite
+    * v2 (unversioned ids): latency costs in fights as in the paper (O'Driscolls advance
+      on Dutch after each shot, fire 3-shot bursts, 70 % of them at the companion they press;
+      Dutch 100 health, 17 a hit; shots within 10 m ignore cover); lead_horse leads the horse
+      along the route line to its end (it shies when the player runs, balks when they stray);
+      mounting turns the view to the horse's heading (a stray horse faces any way, so replayed
+      rides go astray).
+    * v1: seeded content, partial credit, curated skills, capped composite
       skills, the evaluation profile.
     * v0: first release.
     """
