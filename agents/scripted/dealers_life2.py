@@ -23,9 +23,9 @@ from gcc_envs.games.dealers_life2.sim.data import GameData
 from gcc_envs.games.dealers_life2.sim.haggle import Haggler, respond
 from gcc_envs.games.dealers_life2.sim.state import Customer, ShopState
 
-#: Buy only at most this share of the item's value (resale must leave a profit).
-BUY_SHARE = 1.0
-#: Sell only at least this multiple of what the shop paid.
+#: Buy only at most this share of the item's true value.
+BUY_SHARE = 0.95
+#: Sell only at least this multiple of the item's true value.
 SELL_MARGIN = 1.02
 #: Cash kept back for the rent.
 CASH_BUFFER = 120
@@ -123,7 +123,7 @@ class PrivilegedTrader:
         final, now = plan(h, self.p)
         it = c.item
         if c.buys:
-            if final < SELL_MARGIN * int(it.paid or 0):
+            if final < SELL_MARGIN * it.value:
                 return "reject_deal()"
             return "accept_deal()" if now <= c.offer else f"give_price(price={now})"
         budget = s.cash - CASH_BUFFER

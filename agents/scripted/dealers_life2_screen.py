@@ -3,9 +3,10 @@
 Both classify the frame by its button colours and act with one skill call per step
 (:mod:`gcc_envs.games.dealers_life2.vision`). ``ScreenTrader`` also reads numbers off the
 haggle screen — the customer's offer, the estimate range, what the shop paid, the bank — and
-the red mark of a fake's tell: it opens at about 45 % of the estimate when buying and 180 % of
-what it paid when selling, meets the customer halfway each round and gives up after a few
-rounds or when the mood meter runs low. It needs legible frames (720 px tall, the default).
+the red mark of a fake's tell: it opens at about 55 % of the estimate when buying and 130 % of
+it when selling, meets the customer halfway each round and gives up after a few rounds or
+when the mood meter runs low; it never sells under the estimate. It needs legible frames
+(540 px tall or more; Dealer's Life 2 is evaluated at 720x1280, the env's default).
 ``AcceptFirstScript`` accepts every customer's first offer (a "no haggling" baseline).
 """
 
@@ -23,6 +24,17 @@ OFFER = (Rect.px(870, 300, 1230, 380), 1.6, True, False)
 ESTIMATE = (Rect.px(576, 340, 826, 372), 0.66, False, False)
 PAID = (Rect.px(576, 372, 826, 404), 0.66, True, False)
 BANK = (Rect.px(1110, 10, 1266, 46), 0.9, True, True)
+
+#: Shares of what an item is worth (its estimate's middle): buy at most ``BUY_SHARE`` of it
+#: (``BUY_LAST`` for a last answer), opening at ``BUY_OPEN``; lend a pawner up to
+#: ``PAWN_SHARE``; sell at ``SELL_SHARE`` or more (``SELL_LAST`` for a last answer), opening
+#: at ``SELL_OPEN``. Profit counts at true worth, so a trade on the wrong side of the
+#: estimate loses money whatever the shop paid.
+BUY_SHARE, BUY_LAST, BUY_OPEN = 0.8, 0.88, 0.55
+PAWN_SHARE = 0.85
+SELL_SHARE, SELL_LAST, SELL_OPEN = 1.08, 1.0, 1.3
+#: Cash kept back for the rent.
+CASH_BUFFER = 120
 
 
 def read(frame: np.ndarray, where: tuple[Rect, float, bool, bool]) -> list[int]:
@@ -53,13 +65,15 @@ class ScreenTrader:
     """Haggles from what the screen shows (see the module docstring)."""
 
     #: Rounds of offers before the trader takes the customer's price or leaves.
-    ROUNDS = 3
+    ROUNDS = 5
 
     def __init__(self) -> None:
         self.reset()
 
     def reset(self) -> None:
         self.mine: int | None = None
+        #: The customer's first offer (a seller's ask stands in for a missing estimate).
+        self.first: int | None = None
         self.rounds = 0
         self.warned = False
 
@@ -68,7 +82,7 @@ class ScreenTrader:
         if kind == "dialog:warning":
             self.warned = True
         if kind == "customer":
-            self.mine, self.rounds, self.warned = None, 0, False
+            self.mine, self.first, self.rounds, self.warned = None, None, 0, False
         step = common(kind)
         return step if step is not None else self.haggle(obs)
 
@@ -78,36 +92,47 @@ class ScreenTrader:
         if role is None or not offer or self.warned:
             return "reject_deal()"
         their = offer[0]
+        self.first = their if self.first is None else self.first
         est = read(frame, ESTIMATE)
         mid = sum(est[:2]) / 2 if len(est) >= 2 else None
         mood = vision.mood(frame)
         tired = self.rounds >= self.ROUNDS or (mood is not None and mood < 30)
         if role == "buyer":
-            paid = (read(frame, PAID) or [0])[0]
-            floor = max(paid * 1.25, (mid or 0) * 1.0)
-            if their >= floor:
-                return "accept_deal()"
-            if tired:
-                return "accept_deal()" if their > paid * 1.05 else "reject_deal()"
-            ask = round(max(paid * 1.8, (mid or paid) * 1.5)) if self.mine is None else None
-            if ask is None:
-                ask = round(self.mine - (self.mine - max(their, floor)) * 0.5)
-            return self._give(max(ask, their + 1))
+            return self._sell(frame, their, mid, tired)
         if vision.shows_tell(frame):
             return "reject_deal()"
-        value = mid if mid is not None else their * 0.9
-        cash = (read(frame, BANK) or [0])[0]
-        most = min(0.6 * value, cash - 120)
+        # no estimate: a seller's first ask is about the item's worth, often more
+        worth = mid if mid is not None else 0.7 * self.first
+        cash = (read(frame, BANK) or [0])[0] - CASH_BUFFER
+        if role == "pawner" and their <= min(PAWN_SHARE * worth, cash):
+            return "accept_deal()"  # lend what they ask: repaid with interest, or the item
+        most = min(BUY_SHARE * worth, cash)
+        if most <= 0:
+            return "reject_deal()"
         if their <= most:
             return "accept_deal()"
         if tired:
-            return "accept_deal()" if their <= min(0.72 * value, cash - 120) else "reject_deal()"
-        bid = (
-            round(0.45 * value)
-            if self.mine is None
-            else round(self.mine + (most - self.mine) * 0.5)
-        )
-        return self._give(min(max(bid, 1), their - 1))
+            return "accept_deal()" if their <= min(BUY_LAST * worth, cash) else "reject_deal()"
+        if self.mine is None:
+            bid = round(BUY_OPEN * worth)
+        else:
+            bid = round(self.mine + (most - self.mine) * 0.5)
+        return self._give(min(max(bid, 1), their - 1, cash))
+
+    def _sell(self, frame: np.ndarray, their: int, mid: float | None, tired: bool) -> str:
+        """Sell only above what the item is worth (the estimate; else guessed from the price paid)."""
+        paid = (read(frame, PAID) or [0])[0]
+        worth = mid if mid is not None else paid / 0.75
+        floor = SELL_SHARE * worth
+        if their >= floor:
+            return "accept_deal()"
+        if tired:
+            return "accept_deal()" if their >= SELL_LAST * worth else "reject_deal()"
+        if self.mine is None:
+            ask = round(SELL_OPEN * worth)
+        else:
+            ask = round(self.mine - (self.mine - max(their, floor)) * 0.5)
+        return self._give(max(ask, their + 1, round(floor)))
 
     def _give(self, price: int) -> str:
         self.mine = price

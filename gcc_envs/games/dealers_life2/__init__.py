@@ -44,4 +44,7 @@ GAME = GameSpec(
         other="show_stock()",
     ),
     perf=PerfTargets(minigrid_ratio_84=3.0, steps_per_s_720p=150),
+    # Prices are text: a person reads the estimate and the offer at 720x1280 (the env's
+    # default); at 180x320 digits are 3-4 px tall and nobody can (benchmarks use this size).
+    eval_kwargs={"obs_size": (720, 1280)},
 )

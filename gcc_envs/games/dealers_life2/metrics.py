@@ -99,7 +99,8 @@ def headline(talks: Iterable[Talk], profit: float, start_worth: float) -> dict[s
 
     * ``deal_share``: share of potential deals closed (every customer with an item to trade).
     * ``mean_rounds``: negotiation rounds per customer who talked price.
-    * ``total_profit_pct``: profit of the episode, % of the starting worth (cash + shelf at cost).
+    * ``total_profit_pct``: ``profit``, % of ``start_worth`` (both valued the same way: the
+      task passes true worth).
     * ``deal_rate``: share of negotiations (price talked) that ended in a deal.
     * ``normalized_profit``: mean of :func:`normalised_profit` over closed deals.
     """

@@ -5,11 +5,16 @@ by the button's colour (:mod:`gcc_envs.games.dealers_life2.vision`; never the si
 state) and clicks it, or types the price into the box. A skill whose button is not on the
 screen clicks nothing (the next frame shows why). The paper's eight skills come first; three
 more open the pages the paper's player reaches by clicking (stock, traits, item), and
-``counter_offer`` names a price as a share of the customer's offer read from the screen (the
-RL skill grid's offers).
+``counter_offer(price)`` answers the customer's offer with a price in dollars.
 
-Buttons are found at any frame size (tested down to 72x128); ``counter_offer`` reads a number
-and needs frames about 360 px tall or more.
+Every price is one the agent names: no curated skill reads a number off the screen for it
+(what the customer asks, what an item is worth, what the shop paid), so haggling well needs
+the agent to read the screen. :func:`counter_share` does read the customer's offer and names a
+share of it; it is an assistive skill, off by default (``gym.make(...,
+assist_reading=True)`` adds it), for agents that are not being tested on reading.
+
+Buttons are found at any frame size (tested down to 72x128); ``counter_share`` reads a number
+and needs frames about 540 px tall or more.
 """
 
 from __future__ import annotations
@@ -126,10 +131,20 @@ def show_item() -> ProgramGen:
     yield from _click(C.ITEM, L.ITEM_BTN)
 
 
-def counter_offer(fraction: float) -> ProgramGen:
-    """Give a price of `fraction` (0.05-5) times the customer's offer shown on the haggle screen."""
+def counter_offer(price: int) -> ProgramGen:
+    """Answer the customer's offer with your own `price` (whole dollars): type it into the price box and press Enter."""
+    if not 0 < price <= MAX_PRICE:
+        raise CodeActionError(
+            f"counter_offer(): price must be a whole number of dollars from 1 to {MAX_PRICE:,}, "
+            f"got {price}"
+        )
+    return _type_price(price)
+
+
+def counter_share(fraction: float) -> ProgramGen:
+    """Assistive, off by default: give `fraction` (0.05-5) times the customer's offer, read off the haggle screen for you."""
     if not 0.05 <= fraction <= 5.0:
-        raise CodeActionError(f"counter_offer(): fraction must lie in [0.05, 5], got {fraction}")
+        raise CodeActionError(f"counter_share(): fraction must lie in [0.05, 5], got {fraction}")
     return _counter(fraction)
 
 
@@ -164,10 +179,13 @@ PAPER = (
 )
 EXTRA = (show_stock, show_traits, show_item, counter_offer)
 SKILLS = SkillLibrary.from_functions(*PAPER, *EXTRA)
+#: The curated skills plus the assistive reader (``assist_reading=True``).
+ASSISTED = SKILLS.with_skills(SkillLibrary.from_functions(counter_share).values())
 
-#: Offers as shares of the customer's offer, then the buttons (``wrappers.UseSkillGrid``).
-SKILL_GRID: dict[str, dict[str, tuple[float, ...]]] = {
-    "counter_offer": {"fraction": (0.5, 0.6, 0.7, 0.8, 0.9, 1.1, 1.25, 1.5)},
+#: Prices in dollars (what items cost spans $5 to a few $1,000), then the buttons
+#: (``wrappers.UseSkillGrid``).
+SKILL_GRID: dict[str, dict[str, tuple[int, ...]]] = {
+    "counter_offer": {"price": (20, 50, 100, 200, 400, 800, 1600, 3200)},
     "accept_deal": {},
     "reject_deal": {},
     "process_dialog": {},

@@ -127,7 +127,12 @@ def role(frame: np.ndarray) -> str | None:
     return None
 
 
-def shows_tell(frame: np.ndarray, region: Rect = L.H_ITEM_PANEL) -> bool:
+#: Where the haggle screen's item panel puts a tell's mark: the left edge of the lines under
+#: the item's rows (the panel's picture, top right, may be red too: a guitar).
+TELL_COLUMN = Rect.px(436, 290, 480, 520)
+
+
+def shows_tell(frame: np.ndarray, region: Rect = TELL_COLUMN) -> bool:
     """Whether the red warning mark of a fake's tell shows in ``region``."""
     return bool(find_fill(frame, C.TELL, Rect.px(0, 0, 14, 10), region))
 

@@ -3,6 +3,9 @@ baselines do less, random play and doing nothing fail, seed 0's inputs fail on s
 
 from __future__ import annotations
 
+import importlib.util
+from pathlib import Path
+
 import gymnasium as gym
 import numpy as np
 import pytest
@@ -12,6 +15,8 @@ import gcc_envs  # noqa: F401  (registers the ids)
 from agents.evaluate import run_episode
 from gcc_envs.games.dealers_life2 import GAME
 from gcc_envs.games.dealers_life2.metrics import NINE
+from gcc_envs.games.dealers_life2.tasks import Day
+from wrappers import UseSkills
 
 ACCEPT_FIRST = "agents.scripted.dealers_life2_screen:AcceptFirstScript"
 HELD_OUT = [910, 911, 912, 913, 914]  # not used while tuning
@@ -145,3 +150,42 @@ def test_lockstep_rollouts_of_skill_calls_are_deterministic():
 
     (f1, i1), (f2, i2) = run(), run()
     assert i1 == i2 and all(np.array_equal(a, b) for a, b in zip(f1, f2))
+
+
+def _blind_policies():
+    path = Path(__file__).parents[3] / "benchmarks" / "blind" / "dealers_life2.py"
+    spec = importlib.util.spec_from_file_location("_dl2_blind", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.POLICIES
+
+
+@pytest.mark.parametrize("name", ["accept-all", "ask-150", "overpay-fixed"])
+def test_blind_policies_lose_a_day_at_true_worth(name):
+    make = _blind_policies()[name]
+    for seed in HELD_OUT[:2]:
+        env = UseSkills(gym.make("GCC/DealersLife2-Day", obs_size=(90, 160)))
+        obs, info = env.reset(seed=seed)
+        act = make(seed)
+        done = False
+        while not done:
+            obs, _, term, trunc, info = env.step(act(obs, info))
+            done = term or trunc
+        assert not info["success"], (name, seed, info["metrics"]["profit"])
+        assert info["metrics"]["profit"] < Day.min_profit
+
+
+def test_overpaying_loses_at_true_worth_though_the_books_show_no_loss():
+    from dl2_helpers import to_haggle
+
+    env = UseSkills(gym.make("GCC/DealersLife2-Day", obs_size=(90, 160)))
+    env.reset(seed=6)
+    sim = env.unwrapped.backend.sim
+    to_haggle(sim, "seller")
+    c = sim.state.customer
+    price = 3 * c.offer
+    assert price < sim.state.cash
+    info = env.step(f"counter_offer(price={price})")[-1]
+    m = info["metrics"]
+    assert sim.state.dialog.kind == "deal" and m["profit_at_cost"] == 0
+    assert m["profit"] == c.item.value - price < 0

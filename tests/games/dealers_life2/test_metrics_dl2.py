@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gcc_envs.games.dealers_life2.metrics import NINE, Talk, Trip, financial, headline
-from gcc_envs.games.dealers_life2.sim.state import Outcome, Sale, ShopState
+from gcc_envs.games.dealers_life2.sim.state import Item, Outcome, Sale, ShopState
 from gcc_envs.games.dealers_life2.tasks import shop_metrics
 
 # Three traded items (B, S, V):  A (100, 160, 150)  B (200, 180, 240)  C (50, 100, 60)
@@ -66,7 +66,7 @@ def test_headline_figures_and_normalised_profit_by_hand():
 
 def test_shop_metrics_count_m_as_failed_items_never_sold():
     s = ShopState(day=2, days=7, cash=900, reputation=50, stock=[])
-    s.start_worth = 1000
+    s.start_worth = s.start_value = 1000
     s.sales = [Sale(1, 1, "a", 100, 160, 150, True), Sale(2, 2, "b", 200, 180, 240, True)]
     s.outcomes = [
         Outcome(1, 10, "buyer", 1, False, True, 2, None, 80, 140),  # failed, later sold: not m
@@ -80,3 +80,15 @@ def test_shop_metrics_count_m_as_failed_items_never_sold():
     assert got["ROI"] == pytest.approx(40 / 300)
     assert got["deal_share"] == pytest.approx(1 / 4)
     assert got["profit"] == -100 and got["total_profit_pct"] == pytest.approx(-10.0)
+
+
+def test_profit_counts_stock_at_true_worth_and_the_books_figure_sits_beside_it():
+    s = ShopState(day=1, days=1, cash=2000, reputation=50, stock=[])
+    s.start_worth = s.start_value = 2000
+    # overpaying: $900 for an item worth $300 (books: shelf at $900, no loss shows)
+    s.cash -= 900
+    s.stock.append(Item(1, "k", "Vase", "art", "Common", "Good", True, 300, 300, None, paid=900))
+    got = shop_metrics(s)
+    assert got["profit_at_cost"] == 0 and got["total_profit_pct_at_cost"] == 0
+    assert got["profit"] == -600 and got["total_profit_pct"] == pytest.approx(-30.0)
+    assert got["worth"] == 1400 and got["worth_at_cost"] == 2000

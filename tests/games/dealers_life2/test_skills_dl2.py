@@ -86,7 +86,7 @@ def test_reject_deal_sends_the_customer_away_and_traits_and_stock_pages_open():
 
 @pytest.mark.parametrize("code", ["give_price(price=-5)", "give_price(price=10000000)",
                                   "give_price(price=12.5)", "give_price(price='100')",
-                                  "counter_offer(fraction=9)", "give_price()"])  # fmt: skip
+                                  "counter_offer(price=0)", "give_price()"])  # fmt: skip
 def test_bad_prices_are_refused_with_a_clear_error_and_type_nothing(code):
     env = make()
     env.reset(seed=6)
@@ -106,7 +106,7 @@ def test_a_skill_whose_button_is_not_on_screen_clicks_nothing():
     s = state(env)
     v = s.version
     for code in ("accept_deal()", "reject_deal()", "finish_buy()", "give_price(price=50)",
-                 "close_description_page()", "counter_offer(fraction=0.5)"):  # fmt: skip
+                 "close_description_page()", "counter_offer(price=50)"):  # fmt: skip
         info = env.step(code)[-1]
         assert info["last_action_error"] is None
         assert [e["type"] for e in info["events"]] == ["Wait"]
@@ -129,18 +129,42 @@ def test_the_skills_read_the_frame_not_the_state():
     assert vision.screen_kind(obs) == "news"
 
 
-def test_the_skill_grid_offers_shares_of_the_customers_offer():
+def test_the_skill_grid_offers_fixed_dollar_prices():
     env = UseSkillGrid(gym.make("GCC/DealersLife2-Day"))
-    assert env.action_space.n == sum(
-        max(1, len(p.get("fraction", ()))) for p in SKILL_GRID.values()
-    )
+    assert env.action_space.n == sum(max(1, len(p.get("price", ()))) for p in SKILL_GRID.values())
+    env.reset(seed=6)
+    sim = env.unwrapped.backend.sim
+    to_haggle(sim, "seller")
+    c = sim.state.customer
+    env.step(env.codes.index("counter_offer(price=100)"))
+    assert c.history[1] == ("you", 100)
+
+
+@pytest.mark.parametrize("role", ["seller", "buyer"])
+def test_counter_offer_gives_the_dollars_named_whatever_the_offer(role):
+    env = make()
+    env.reset(seed=6)
+    sim = env.unwrapped.backend.sim
+    to_haggle(sim, role)
+    c = sim.state.customer
+    price = c.offer + 7 if c.buys else max(1, c.offer - 7)
+    assert env.step(f"counter_offer(price={price})")[-1]["last_action_error"] is None
+    assert c.history[1] == ("you", price)
+
+
+def test_no_curated_skill_reads_the_offer_the_assistive_one_is_off_by_default():
+    assert "counter_share" not in SKILLS
+    plain = make()
+    plain.reset(seed=6)
+    err = plain.step("counter_share(fraction=0.8)")[-1]["last_action_error"]
+    assert "counter_share" in err
+    env = UseSkills(gym.make("GCC/DealersLife2-Day", assist_reading=True))
     env.reset(seed=6)
     sim = env.unwrapped.backend.sim
     to_haggle(sim, "seller")
     c = sim.state.customer
     ask = c.offer
-    i = env.codes.index("counter_offer(fraction=0.8)")
-    env.step(i)
+    env.step("counter_share(fraction=0.8)")
     assert c.history[1] == ("you", round(ask * 0.8))
 
 

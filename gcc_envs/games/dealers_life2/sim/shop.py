@@ -30,7 +30,7 @@ def new_week(data: GameData, rng: np.random.Generator, days: int) -> ShopState:
     eco = data.economy
     s = ShopState(day=1, days=days, cash=eco.start_cash, reputation=eco.start_reputation, stock=[])
     s.stock = eco_draw.start_stock(s, data, rng)
-    s.start_worth = s.worth
+    s.start_worth, s.start_value = s.worth, s.true_worth
     morning(s, data, rng)
     return s
 

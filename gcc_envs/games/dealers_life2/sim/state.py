@@ -190,6 +190,8 @@ class ShopState:
     outcomes: list[Outcome] = field(default_factory=list)
     days_log: list[DayLog] = field(default_factory=list)
     start_worth: int = 0
+    #: ``true_worth`` when the week began.
+    start_value: int = 0
     #: Customers served today, and how many come today (redeemers included).
     served: int = 0
     today: int = 0
@@ -223,7 +225,24 @@ class ShopState:
 
     @property
     def profit(self) -> int:
+        """Profit in the shop's books (shelf at cost): the paper's figure, and the stats page's."""
         return self.worth - self.start_worth
+
+    @property
+    def stock_value(self) -> int:
+        return sum(i.value for i in self.stock)
+
+    @property
+    def true_worth(self) -> int:
+        """Cash + shelf at the items' true value + loans out at what was lent (the interest
+        counts once paid; a forfeited pawn's item joins the shelf at its value): buying
+        above an item's value (or a fake) loses money at once, selling under it too."""
+        return self.cash + self.stock_value + self.loans
+
+    @property
+    def true_profit(self) -> int:
+        """Profit at true worth (what success and the reward count)."""
+        return self.true_worth - self.start_value
 
     @property
     def days_closed(self) -> int:
