@@ -4,7 +4,8 @@ Run: ``python benchmarks/reference_policies.py [--seeds 1-5] [--obs 180x320] [--
 [--jobs 2] [--out results.md]``. For every task of every simulated game in
 ``gcc_envs.registration.SPECS`` that is played alone (a mission's checkpoint, a Stardew task),
 on held-out seeds, through the agent's own interface and under the game's evaluation profile
-for LMM agents (its ``GameSpec.eval_kwargs``: RDR2's latency; ``--no-latency`` drops it):
+for LMM agents (its ``GameSpec.eval_kwargs``: RDR2's latency, which ``--no-latency`` drops;
+Dealer's Life 2's obs size, 720x1280, where its prices are legible, over ``--obs``):
 
 * **scripted**: the game's scripted policy with ``privileged=True`` (plans on the simulator's
   state), acting only through ``UseSkills`` with the env's ``max_skill_calls``;
@@ -98,7 +99,7 @@ def targets(
             continue
         if games and spec.key not in games:
             continue
-        kwargs = dict(spec.eval_kwargs) if latency else {}
+        kwargs = {k: v for k, v in spec.eval_kwargs.items() if latency or k == "obs_size"}
         if think_time is not None:
             kwargs["think_time"] = think_time
         for t in spec.tasks:
@@ -120,9 +121,10 @@ def targets(
 
 
 def make_env(t: Target, obs: tuple[int, int]) -> gym.Env:
-    return gym.make(
-        t.env_id, task=t.task, obs_size=obs, max_episode_steps=t.max_steps, **t.make_kwargs
-    )
+    # a game's evaluation profile may name its own obs size (Dealer's Life 2: 720x1280, where
+    # prices are legible); --obs is the size of the others
+    kwargs = {"obs_size": obs, **t.make_kwargs}
+    return gym.make(t.env_id, task=t.task, max_episode_steps=t.max_steps, **kwargs)
 
 
 def _run(env: gym.Env, seed: int, act: Callable[[np.ndarray, dict[str, Any]], Any]) -> Episode:
