@@ -121,8 +121,9 @@ class Week(ShopTask):
     )
     days = 7
     # Measured on seeds 1000-1029 (benchmarks/blind/dealers_life2.py): the privileged trader
-    # makes $2,890 or more on 95 % of weeks, the frame-only one $1,267-$3,232 (6 weeks);
-    # every blind policy loses over $1,500 on 95 % of weeks and never ends above $0.
+    # makes $2,890 or more on 95 % of weeks; every blind policy loses over $1,500 on 95 % of
+    # weeks and never ends above $0; the frame-only trader made $1,267-$3,232 on seeds
+    # 1000-1005 (720x1280).
     min_profit = 1000
 
 
@@ -135,8 +136,8 @@ class Day(ShopTask):
     )
     days = 1
     # Measured on seeds 1000-1099: the privileged trader makes $50 or more on 98 of 100 days,
-    # the frame-only one (720x1280) on 60 of 70 (seeds 1000-1069); each blind policy on 3 or
-    # fewer of 100 (accept-all on none).
+    # each blind policy on 3 or fewer (accept-all on none); the frame-only trader (720x1280)
+    # on 36 of 40 (seeds 1030-1069).
     min_profit = 50
 
 

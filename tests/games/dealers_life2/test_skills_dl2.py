@@ -142,7 +142,7 @@ def test_the_skill_grid_offers_fixed_dollar_prices():
 
 @pytest.mark.parametrize("role", ["seller", "buyer"])
 def test_counter_offer_gives_the_dollars_named_whatever_the_offer(role):
-    env = make()
+    env = make((90, 160))
     env.reset(seed=6)
     sim = env.unwrapped.backend.sim
     to_haggle(sim, role)
@@ -154,7 +154,7 @@ def test_counter_offer_gives_the_dollars_named_whatever_the_offer(role):
 
 def test_no_curated_skill_reads_the_offer_the_assistive_one_is_off_by_default():
     assert "counter_share" not in SKILLS
-    plain = make()
+    plain = make((90, 160))
     plain.reset(seed=6)
     err = plain.step("counter_share(fraction=0.8)")[-1]["last_action_error"]
     assert "counter_share" in err
