@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import inspect
+import os
 import re
 import sys
 from pathlib import Path
@@ -345,7 +346,7 @@ def _positive_float(text: str) -> float:
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="gcc-gym", description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="command", required=True)
-    sub.add_parser("list", help="list registered env ids with their cards' first lines")
+    sub.add_parser("list", help="list registered env ids: their cards' first lines and their tasks")
     r = sub.add_parser(
         "run",
         help="run a policy on an env for some episodes",
@@ -537,6 +538,9 @@ def main(argv: list[str] | None = None) -> int:
     except GCCError as e:
         print(f"gcc-gym: error: {e}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # the reader left (gcc-gym list | head): no traceback
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import statistics
 import subprocess
 import sys
@@ -72,6 +73,14 @@ def main() -> None:
     args = ap.parse_args()
     names = list(SETTINGS)
     times: dict[tuple[str, str], list[tuple[float, float]]] = {}
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # stop the hogs, print the table
+    try:
+        run_all(args, names, times)
+    finally:
+        table(args, names, times)
+
+
+def run_all(args: argparse.Namespace, names: list[str], times: dict) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for rep in range(args.repeat):
             for cond in ("idle", "hog"):
@@ -86,15 +95,24 @@ def main() -> None:
                               f"train {t[1]:6.1f} s", flush=True)  # fmt: skip
                 finally:
                     stop_hog(hogs)
+
+
+def table(args: argparse.Namespace, names: list[str], times: dict) -> None:
     print(f"\ncores {usable_cores()}, steps {args.steps}, envs {args.envs}, "
           f"repeat {args.repeat}, hog {args.hogs} busy loops; median seconds")  # fmt: skip
-    print(f"{'condition':<9} {'setting':<5} {'process':>8} {'train':>7} {'/omp1':>6}")
+    print(f"{'condition':<9} {'setting':<5} {'process':>8} {'/omp1':>6} {'train':>7} "
+          f"{'/omp1':>6} {'n':>3}")  # fmt: skip
     for cond in ("idle", "hog"):
+        if (cond, "omp1") not in times:
+            continue
         ref = statistics.median(t[0] for t in times[(cond, "omp1")])
-        for setting in names:
+        ref_train = statistics.median(t[1] for t in times[(cond, "omp1")])
+        for setting in [n for n in names if (cond, n) in times]:
+            n = len(times[(cond, setting)])
             proc = statistics.median(t[0] for t in times[(cond, setting)])
             train = statistics.median(t[1] for t in times[(cond, setting)])
-            print(f"{cond:<9} {setting:<5} {proc:8.1f} {train:7.1f} {proc / ref:6.2f}")
+            print(f"{cond:<9} {setting:<5} {proc:8.1f} {proc / ref:6.2f} {train:7.1f} "
+                  f"{train / ref_train:6.2f} {n:>3}")  # fmt: skip
 
 
 if __name__ == "__main__":
