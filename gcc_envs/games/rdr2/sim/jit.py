@@ -585,7 +585,7 @@ def _user_cache() -> None:
     )
     if not glob.glob(os.path.join(glob.escape(here), "*.nbi")):
         log.warning(
-            "compiling RDR2's render kernels with numba: the first steps take ~25 s, once "
-            "(cached in %s)",
+            "compiling RDR2's render kernels with numba: the first steps take up to half a "
+            "minute, once (cached in %s)",
             config.CACHE_DIR,
         )
