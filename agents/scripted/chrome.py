@@ -10,11 +10,13 @@ never read the local web's data or the answer key. Clicks are in pixels of the t
 from __future__ import annotations
 
 import re
+from collections.abc import Generator
 
 import numpy as np
 
-from gcc_envs.apps.software.scripting import Plan, PlanScript, quoted, settle, until
+from gcc_envs.apps.software.scripting import Plan, PlanScript, changed, quoted, settle, until
 from gcc_envs.core.events import Event, Hotkey, KeyPress, TypeText, Wait
+from gcc_envs.core.program import Program
 
 COUNTS = {"last closed page": 1, "two": 2, "three": 3}
 
@@ -22,7 +24,7 @@ COUNTS = {"last closed page": 1, "two": 2, "three": 3}
 def go(text: str) -> list[Event]:
     """The address bar: type ``text`` (an address or a search) and go (a moment after the
     bar takes the focus: a key typed at once can go astray)."""
-    return [Hotkey(("ctrl", "l")), Wait(0.3), TypeText(text, 0.01), KeyPress("enter")]
+    return [Hotkey(("ctrl", "l")), Wait(0.3), TypeText(text, 0.03), Wait(0.2), KeyPress("enter")]
 
 
 def follow(text: str, skip: int = 0) -> list[Event]:
@@ -36,25 +38,85 @@ def follow(text: str, skip: int = 0) -> list[Event]:
 class ChromeScript(PlanScript):
     """Clicks in the twin's 1280x800 screen pixels, scaled to the frames shown."""
 
+    def visit(self, text: str, frame: np.ndarray | None, quiet_s: float = 0.6) -> Program:
+        """:func:`go`, then wait until the tab's title differs from ``frame``'s (a page served
+        slowly on a busy machine leaves the screen quiet before it loads) and the screen
+        settles, in one step."""
+        before = None if frame is None else self.tab_title(frame)
+
+        def run() -> Generator[Event, np.ndarray | None, None]:
+            # the page shown may still be loading (its search box then takes the focus from
+            # the address bar mid-typing): first let the screen be still for a second
+            shown, still, waited = (yield Wait(0.2)), 0.0, 0.0
+            while still < 1.0 and waited < 10.0:
+                last, shown = shown, (yield Wait(0.2))
+                waited += 0.2
+                still = (
+                    0.0 if last is None or shown is None or changed(last, shown) else still + 0.2
+                )
+            for e in go(text):
+                shown = yield e
+            waited = 0.0
+            while (
+                waited < 20.0
+                and before is not None
+                and (shown is None or not _differ(self.tab_title(shown), before))
+            ):
+                shown = yield Wait(0.2)
+                waited += 0.2
+            still, last = 0.0, shown
+            while still < quiet_s and waited < 30.0:
+                shown = yield Wait(0.2)
+                waited += 0.2
+                still = (
+                    0.0 if last is None or shown is None or changed(last, shown) else still + 0.2
+                )
+                last = shown
+
+        return Program(run)
+
+    def tab_title(self, frame: np.ndarray) -> np.ndarray:
+        """The first tab's title text (not its icon, which spins while a page loads)."""
+        f = self.at_screen(frame)
+        return f[TITLE[1] : TITLE[3], TITLE[0] : TITLE[2]].astype(np.int16)
+
+
+#: The first tab's title text in the 1280x800 screen: (x0, y0, x1, y1).
+TITLE = (72, 8, 240, 32)
+
+
+def _differ(a: np.ndarray, b: np.ndarray) -> bool:
+    return float(np.abs(a - b).mean()) > 4.0
+
 
 class SavePaperPDFScript(ChromeScript):
     """Search the phrase, open the result whose title holds it, download its PDF."""
 
     def plan(self, instruction: str, frame: np.ndarray) -> Plan:
         phrase = quoted(instruction)[0]
-        yield settle(go(phrase), quiet_s=0.6)
+        yield self.visit(phrase, frame)
         # the first match is the search box's own text; the next is the article's title
         yield settle(follow(phrase, skip=1), quiet_s=0.6)
         yield settle([*follow("View PDF"), Wait(1.0)], quiet_s=1.0)
 
 
 class PostOnTwitterScript(ChromeScript):
-    """The microblog's post box (the first field), the text, Post."""
+    """The microblog's post box (clicked: it may have the focus already), the text — until
+    the box shows it —, Post — until the timeline changes."""
+
+    #: The post box and the Post button on the microblog's home (1280x800).
+    BOX, POST = (280, 210), (61, 274)
 
     def plan(self, instruction: str, frame: np.ndarray) -> Plan:
         text = quoted(instruction)[0]
-        yield settle(go("twitter.com"), quiet_s=0.6)
-        yield settle([KeyPress("tab"), TypeText(text, 0.01), KeyPress("tab"), KeyPress("enter")])
+        home = yield self.visit("https://twitter.com/home", frame)
+        write = [self.click(*self.BOX), Wait(0.3), Hotkey(("ctrl", "a")), TypeText(text, 0.03)]
+        typed = yield until(write, lambda f: home is None or changed(f, home, tol=0.2),
+                            timeout_s=10.0)  # fmt: skip
+        if typed is not None and home is not None and not changed(typed, home, tol=0.2):
+            typed = yield until(write, lambda f: changed(f, home, tol=0.2), timeout_s=10.0)
+        yield until([self.click(*self.POST)],
+                    lambda f: typed is None or changed(f, typed, tol=0.2), timeout_s=10.0)  # fmt: skip
 
 
 class OpenLastClosedPageScript(ChromeScript):
@@ -69,7 +131,7 @@ class OpenLastClosedPageScript(ChromeScript):
         named = re.search(r"page about the (.+?) that I closed", instruction)
         if named:
             query = named.group(1).replace(" ", "%20")
-            yield settle(go(f"chrome://history/?q={query}"), quiet_s=0.8)
+            yield self.visit(f"chrome://history/?q={query}", frame, quiet_s=0.8)
             yield settle([self.click(*self.FIRST_HIT), Wait(0.5)], quiet_s=0.8)
             return
         n = next((v for k, v in COUNTS.items() if k in instruction), 1)
@@ -85,7 +147,7 @@ class GoToGitHubHomepageScript(ChromeScript):
     def plan(self, instruction: str, frame: np.ndarray) -> Plan:
         m = re.search(r"navigate to (\S+)'s homepage", instruction)
         user = m.group(1) if m else "tellarin"
-        yield settle(go(f"github.com/{user}"), quiet_s=0.6)
+        yield self.visit(f"github.com/{user}", frame)
 
 
 class DarkModeScript(ChromeScript):
@@ -102,7 +164,7 @@ class DarkModeScript(ChromeScript):
 
     def plan(self, instruction: str, frame: np.ndarray) -> Plan:
         mode = "light" if re.search(r"\blight mode\b", instruction) else "dark"
-        yield settle(go("chrome://settings/appearance"), quiet_s=1.0)
+        yield self.visit("chrome://settings/appearance", frame, quiet_s=1.0)
         toggles: list[Event] = []
         for phrase, at in (("hide tab groups", self.GROUPS), ("hide the tab search", self.SEARCH),
                            ("show the home button", self.HOME)):  # fmt: skip
