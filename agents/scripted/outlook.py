@@ -103,8 +103,11 @@ class SendHelloFriendScript(OutlookScript):
     def plan(self, instruction: str, frame: np.ndarray) -> Plan:
         to = re.search(r"e-mail to (\S+@\S+?) with", instruction)
         subject = quoted(instruction)[0]
-        yield settle([*compose(to.group(1) if to else "", subject), Wait(0.3)], quiet_s=0.5,
-                     ready=listed)  # fmt: skip
+        shown = yield settle([], quiet_s=0.5, ready=listed)
+        # the new message's window, waited for (keys typed before it shows go astray)
+        yield until([Hotkey(("ctrl", "n"))], lambda f: shown is None or changed(f, shown, tol=8.0),
+                    timeout_s=20.0, then_s=1.5)  # fmt: skip
+        yield settle([*compose(to.group(1) if to else "", subject)[2:], Wait(0.3)], quiet_s=0.5)
         yield settle(SEND, quiet_s=1.0)
 
 
