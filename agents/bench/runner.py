@@ -17,6 +17,7 @@ a second run on it refuses, naming the first). A local Ray is started by
 from __future__ import annotations
 
 import logging
+import math
 import os
 import uuid
 from collections import deque
@@ -235,14 +236,19 @@ def _run_on_ray(
             from agents.bench.localray import LocalRay
 
             cpus = (config.workers or os.cpu_count() or 1) * config.cpus_per_worker
-            local = LocalRay(cpus=max(1, int(-(-cpus // 1))))
+            local = LocalRay(cpus=max(1, math.ceil(cpus)))
             address = local.start()
-        ray.init(
-            address=address,
-            log_to_driver=False,
-            logging_level=logging.WARNING,
-            **_loopback(address),
-        )
+        try:
+            ray.init(
+                address=address,
+                log_to_driver=False,
+                logging_level=logging.WARNING,
+                **_loopback(address),
+            )
+        except BaseException:
+            if local is not None:
+                local.stop()
+            raise
     n = config.workers
     if n == 0:
         n = max(1, int(ray.cluster_resources().get("CPU", 1) // config.cpus_per_worker))
