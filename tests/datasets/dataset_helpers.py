@@ -24,6 +24,7 @@ def record(
     steps: int = 12,
     size: tuple[int, int] = SIZE,
     frames: str = "zstd",
+    background: bool = True,
     **make_kwargs: Any,
 ) -> list[dict[str, Any]]:
     """Record one episode per seed into ``out``; return what the env gave, step by step."""
@@ -32,6 +33,7 @@ def record(
         out,
         policy_name=policy if isinstance(policy, str) else "script",
         frames=frames,
+        background=background,
     )
     pol = make_policy(policy, env, seed=0) if isinstance(policy, str) else None
     log = []

@@ -16,7 +16,7 @@ from gcc_envs.errors import DataError
 @pytest.fixture(scope="module")
 def streamed(tmp_path_factory):
     out = tmp_path_factory.mktemp("stream")
-    return out, record(out, [1, 2])
+    return out, record(out, [1, 2], background=False)
 
 
 def test_streamed_frames_read_back_bit_exact_and_smaller_than_raw(streamed):
@@ -31,7 +31,7 @@ def test_streamed_frames_read_back_bit_exact_and_smaller_than_raw(streamed):
 
 def test_a_png_writer_and_a_stream_writer_store_the_same_episode(tmp_path):
     for frames in ("png", "zstd"):
-        record(tmp_path / frames, [3], frames=frames, steps=4)
+        record(tmp_path / frames, [3], frames=frames, steps=4, background=False)
     (a,), (b,) = load(tmp_path / "png"), load(tmp_path / "zstd")
     assert np.array_equal(a.frames[:], b.frames[:])
     assert [s["action"] for s in a.steps] == [s["action"] for s in b.steps]
