@@ -1,7 +1,10 @@
 """Meitu (XiuXiu) → GIMP: the Cradle paper's five Meitu tasks as Linux twins (``GCC/Meitu-*``).
 
 GIMP 2.10 runs on the env's own Xvfb with a fresh profile (single-window mode, no tips) and
-the seed's pictures (:mod:`.pictures`): a person on a plain background, landscapes, stickers.
+the seed's pictures (:mod:`.pictures`): persons on plain backgrounds, landscapes, scenes with
+one subject a person names ("the photo of the red boat"), stickers, in a seeded folder. What
+each seed varies is listed in ``data/tasks.toml``: two seeds share all of a task's values with
+probability at most 1/48.
 Checkers (:mod:`.checkers`) compare the saved pictures with the inputs by pixel statistics
 and masks, and read saved projects with a small XCF reader (:mod:`.xcf`).
 """

@@ -1,8 +1,8 @@
 """Checkers of the Meitu twin (GIMP): saved pictures against the inputs, by pixel statistics.
 
-Outputs are the image files a person would save: any picture in ``~/Pictures``, ``~/Desktop``,
-``~/Documents`` or the home (an overwritten input included; the untouched inputs and the
-stickers folder not). Each checker passes when one output shows the task done to the picture
+Outputs are the image files a person would save: any picture in ``~/Pictures``, the task's
+folder under it, ``~/Desktop``, ``~/Documents`` or the home (an overwritten input included;
+the untouched inputs and the stickers folder not). Each checker passes when one output shows the task done to the picture
 the task names (``picture``): an output made from one of its look-alikes does not count.
 """
 
@@ -16,9 +16,9 @@ import cv2
 import numpy as np
 
 from gcc_envs.apps.meitu.pictures import STICKERS, sticker
-from gcc_envs.apps.meitu.setup import KEEP, NAMES, PHOTOS, mask_name
+from gcc_envs.apps.meitu.setup import KEEP, PHOTOS, mask_name
 from gcc_envs.apps.meitu.xcf import read_xcf
-from gcc_envs.apps.software.reading import files_in
+from gcc_envs.apps.software.reading import answer, files_in
 from gcc_envs.core.probe import DesktopProbe
 from gcc_envs.errors import DataError
 
@@ -48,15 +48,26 @@ def original(probe: DesktopProbe, name: str = "A_picture.jpg") -> np.ndarray:
     return img
 
 
+def candidates(probe: DesktopProbe) -> list[str]:
+    """The pictures the task may name (the answer key's), the one it names among them."""
+    return list(answer(probe).get("candidates", ()))
+
+
+def folders(probe: DesktopProbe) -> tuple[str, ...]:
+    """Where outputs may be: :data:`FOLDERS` and the task's folder under ``~/Pictures``."""
+    mine = answer(probe).get("folder", "")
+    return (f"Pictures/{mine}", *FOLDERS) if mine else FOLDERS
+
+
 def outputs(probe: DesktopProbe, ext: tuple[str, ...] = IMAGE_EXT) -> Iterator[np.ndarray]:
     """Each saved picture (decoded), except inputs left exactly as they were handed out."""
     pristine = {n: probe.read_file(f"{KEEP}/{n}") for n in files_in(probe, KEEP)}
-    for folder in FOLDERS:
+    for folder in folders(probe):
         for name in files_in(probe, folder):
             if not name.lower().endswith(ext):
                 continue
             data = probe.read_file(f"{folder}/{name}")
-            if folder == "Pictures" and pristine.get(name) == data:
+            if folder.startswith("Pictures") and pristine.get(name) == data:
                 continue
             img = decode(data)
             if img is not None:
@@ -64,10 +75,11 @@ def outputs(probe: DesktopProbe, ext: tuple[str, ...] = IMAGE_EXT) -> Iterator[n
 
 
 def _likeliest(probe: DesktopProbe, out: np.ndarray) -> str | None:
-    """Which of the pictures (:data:`NAMES`) ``out`` (RGB) shows most of: the one the largest
-    share of its pixels match (within 30 levels), of those of its size (None when none is)."""
+    """Which of the task's pictures (:func:`candidates`) ``out`` (RGB) shows most of: the one
+    the largest share of its pixels match (within 30 levels), of those of its size (None when
+    none is)."""
     best, name = -1.0, None
-    for n in NAMES:
+    for n in candidates(probe):
         src = original(probe, n)
         if src.shape == out.shape:
             share = float((np.abs(out.astype(np.int16) - src).max(2) <= 30).mean())
@@ -101,7 +113,7 @@ def filtered(
     look-alike's."""
     src = original(probe, picture)
     e0 = edges(src)
-    others = [edges(o) for o in (original(probe, n) for n in NAMES if n != picture)
+    others = [edges(o) for o in (original(probe, n) for n in candidates(probe) if n != picture)
               if o.shape == src.shape]  # fmt: skip
     for img in outputs(probe):
         if img.shape[:2] != src.shape[:2]:
@@ -183,7 +195,7 @@ def collage(
     the smaller, mostly on the canvas."""
     every = {n: original(probe, n) for n in PHOTOS}
     want = set(photos)
-    for folder in FOLDERS:
+    for folder in folders(probe):
         for name in files_in(probe, folder):
             if not name.lower().endswith(".xcf"):
                 continue

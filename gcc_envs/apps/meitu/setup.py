@@ -1,10 +1,13 @@
 """The Meitu twin's setup steps: the seed's pictures and stickers, and GIMP on a fresh profile.
 
-``pictures``: writes ``~/Pictures/A_picture.jpg``, ``B_picture.jpg`` and ``C_picture.jpg``
-(each a person on a plain background, or each a landscape: the task's ``choose`` step names
-which one it is about, the others are look-alikes), five photos for the collage, the stickers
-in ``~/Pictures/Stickers``, and keeps pristine copies and each person's mask under the answer
-folder for the checkers. ``gimp``: GIMP 2.10 in single-window mode without tips or fonts,
+``pictures``: writes the candidates into ``~/Pictures/<folder>`` — ten persons on plain
+backgrounds (:data:`PERSONS`), ten landscapes (:data:`LANDSCAPES`; the task's ``choose`` step
+names which one it is about, the others are look-alikes) or four scenes ``IMG_1.jpg`` ..
+``IMG_4.jpg`` (:data:`SCENES`), one of them showing the subject the instruction describes,
+at a seeded place among them (the value ``picture`` says which), the others look-alikes
+sharing its colour or its kind — six photos for the collage, the stickers in
+``~/Pictures/Stickers``, and keeps pristine copies and each person's mask under the answer
+folder for the checkers (the answer key names the folder and the candidates). ``gimp``: GIMP 2.10 in single-window mode without tips or fonts,
 empty (the agent opens the picture the instruction names) or opening the given picture.
 """
 
@@ -18,7 +21,15 @@ from typing import Any
 import cv2
 import numpy as np
 
-from gcc_envs.apps.meitu.pictures import STICKERS, person_picture, photo, sticker
+from gcc_envs.apps.meitu.pictures import (
+    COLOURS,
+    STICKERS,
+    SUBJECTS,
+    person_picture,
+    photo,
+    scene,
+    sticker,
+)
 from gcc_envs.apps.software.desktop import folders, launch, screen_size
 from gcc_envs.apps.software.reading import write_answer
 from gcc_envs.errors import GCCError
@@ -50,9 +61,14 @@ def _write(path: Any, rgb: np.ndarray, quality: int = 95) -> None:
         raise GCCError(f"could not write {path}")
 
 
-#: The pictures a task may name (the paper's is the first); the collage's photos.
-NAMES = ("A_picture.jpg", "B_picture.jpg", "C_picture.jpg")
-PHOTOS = tuple(f"photo{i}.jpg" for i in range(1, 6))
+#: The pictures a task may name by file (the paper's is the first), of persons, of landscapes;
+#: the scenes a task names by their subject; the collage's photos.
+PERSONS = ("A_picture.jpg", "B_picture.jpg", "portrait.jpg", "selfie.jpg", "profile.jpg",
+           "headshot.jpg", "me.jpg", "friend.jpg", "passport.jpg", "avatar.jpg")  # fmt: skip
+LANDSCAPES = ("A_picture.jpg", "B_picture.jpg", "lake.jpg", "hills.jpg", "sunset.jpg",
+              "view.jpg", "valley.jpg", "meadow.jpg", "coast.jpg", "dawn.jpg")  # fmt: skip
+SCENES = tuple(f"IMG_{i}.jpg" for i in range(1, 5))
+PHOTOS = tuple(f"photo{i}.jpg" for i in range(1, 7))
 
 
 def mask_name(name: str) -> str:
@@ -60,30 +76,64 @@ def mask_name(name: str) -> str:
     return f"mask_{Path(name).stem}.png"
 
 
-def pictures(session: Any, picture: str = "person") -> None:
-    """The episode's pictures (``picture``: ``"person"`` or ``"photo"`` for :data:`NAMES`)."""
-    if picture not in ("person", "photo"):
-        raise GCCError(f"pictures: picture must be 'person' or 'photo', got {picture!r}")
+def _subjects(rng: np.random.Generator, colour: str, subject: str) -> list[tuple[str, str]]:
+    """The scenes' subjects: ``(colour, subject)`` first, then one of its colour, one of its
+    kind and one of neither (look-alikes a glance at one feature confuses)."""
+    colours = [c for c in COLOURS if c != colour]
+    kinds = [k for k in SUBJECTS if k != subject]
+    other_c, other_k = colours[int(rng.integers(len(colours)))], kinds[int(rng.integers(2))]
+    third_c = [c for c in colours if c != other_c][int(rng.integers(len(colours) - 1))]
+    third_k = kinds[int(rng.integers(2))]
+    return [(colour, subject), (colour, other_k), (other_c, subject), (third_c, third_k)]
+
+
+def pictures(
+    session: Any,
+    picture: str = "person",
+    folder: str = "",
+    colour: str = "red",
+    subject: str = "boat",
+) -> None:
+    """The episode's pictures (``picture``: ``"person"``, ``"photo"`` or ``"scene"``) in
+    ``~/Pictures/<folder>`` (``""``: in ``~/Pictures``); a scene task's subject is the
+    ``colour`` ``subject``, and the value ``picture`` names the scene that shows it."""
+    if picture not in ("person", "photo", "scene"):
+        raise GCCError(f"pictures: picture must be 'person', 'photo' or 'scene', got {picture!r}")
+    if "/" in folder or folder.startswith("."):
+        raise GCCError(f"pictures: folder must be a plain name, got {folder!r}")
+    if picture == "scene" and (colour not in COLOURS or subject not in SUBJECTS):
+        raise GCCError(f"pictures: no {colour!r} {subject!r}; colours {sorted(COLOURS)}, "
+                       f"subjects {SUBJECTS}")  # fmt: skip
     folders(session)
     rng = session.rng
-    pics, keep = session.home / "Pictures", session.home / KEEP
+    pics, keep = (
+        session.home / "Pictures" / folder if folder else session.home / "Pictures",
+        session.home / KEEP,
+    )
     keep.mkdir(parents=True, exist_ok=True)
-    for name in NAMES:
+    names = {"person": PERSONS, "photo": LANDSCAPES, "scene": SCENES}[picture]
+    if picture == "scene":
+        subjects = _subjects(rng, colour, subject)
+        order = rng.permutation(len(SCENES))  # scene i shows subjects[order[i]]
+        session.vars["picture"] = SCENES[int(np.argmin(order))]
+    for i, name in enumerate(names):
         if picture == "person":
             img, mask = person_picture(rng)
             _write(keep / mask_name(name), np.repeat(mask[..., None], 3, 2))
-        else:
+        elif picture == "photo":
             img = photo(rng)
+        else:
+            img = scene(rng, *subjects[int(order[i])])
         _write(pics / name, img)
         shutil.copy(pics / name, keep / name)
     for name in PHOTOS:
         _write(pics / name, photo(rng))
         shutil.copy(pics / name, keep / name)
     for kind in STICKERS:
-        _write(pics / "Stickers" / f"{kind}.png", sticker(kind))
-    for name in NAMES:
+        _write(session.home / "Pictures" / "Stickers" / f"{kind}.png", sticker(kind))
+    for name in names:
         session.files[name] = pics / name
-    write_answer(session.home, picture=picture)
+    write_answer(session.home, picture=picture, folder=folder, candidates=list(names))
 
 
 def gimp(session: Any, open: str | None = None, timeout_s: float = 60.0):
