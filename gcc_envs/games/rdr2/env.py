@@ -142,7 +142,7 @@ class RDR2Env(GameEnv):
     Cradle's paused real-game loop do, while the world moves and the player cannot act.
 
     ## Version History
-    * v2 (unversioned ids): latency costs in fights as in the paper (O'Driscolls advance
+    * v2: latency costs in fights as in the paper (O'Driscolls advance
       on Dutch after each shot, fire 3-shot bursts, 70 % of them at the companion they press;
       Dutch 100 health, 17 a hit; shots within 10 m ignore cover); lead_horse leads the horse
       along the route line to its end (it shies when the player runs, balks when they stray);
