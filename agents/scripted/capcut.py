@@ -17,6 +17,7 @@ import re
 import cv2
 import numpy as np
 
+from agents.scripted.meitu import calm
 from gcc_envs.apps.software.scripting import Plan, PlanScript, settle
 from gcc_envs.core.events import DragTo, Event, Hotkey, KeyPress, MoveTo, TypeText, Wait
 from gcc_envs.core.program import Program
@@ -24,7 +25,12 @@ from gcc_envs.core.program import Program
 FPS = 25  # the twin's media (a person reads it off the player's time field)
 PLAYER = (780, 270)  # the player's picture: gives it the keyboard
 TIME_FIELD = (692, 426)  # the player's position field
-NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7}
+NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+           "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}  # fmt: skip
+#: The stickers as the instructions name them, and their files' names.
+STICKER_WORDS = {"face": "face", "star": "star", "flower": "flower", "diamond": "diamond"}
+#: The Jobs panel's first row (x0, y0, x1, y1): the export's name and percentage.
+JOB_ROW = (1030, 170, 1272, 190)
 #: The timeline's video track V1 (y) once a project is open, and the x span it may use.
 TRACK_Y = 620
 TRACK_X = (200, 1270)
@@ -46,11 +52,37 @@ class CapCutScript(PlanScript):
                 KeyPress("enter"), Wait(2.0), self.click(*PLAYER), KeyPress("k")]  # fmt: skip
 
     def export(self, name: str) -> Program:
-        """The Export panel, Export File, the file's name; then wait for the job to end (the
-        screen stays still for a few seconds)."""
-        return settle([self.click(1077, 114), Wait(1.5), self.click(306, 434), Wait(2.0),
-                       Hotkey(("ctrl", "a")), TypeText(name, 0.03), KeyPress("enter"),
-                       Wait(3.0)], quiet_s=3.0, timeout_s=60.0)  # fmt: skip
+        """The Export panel, Export File, the file's name; then wait for the job to end: the
+        Jobs panel's row (its percentage) has not changed for a few seconds."""
+        name_it = [Hotkey(("ctrl", "a")), TypeText(name, 0.03), KeyPress("enter"), Wait(3.0)]
+
+        def row(frame: np.ndarray | None) -> np.ndarray | None:
+            if frame is None:
+                return None
+            x0, y0, x1, y1 = JOB_ROW
+            return self.at_screen(frame)[y0:y1, x0:x1].astype(np.int16)
+
+        def run():
+            yield self.click(1077, 114)
+            yield Wait(1.5)
+            before = yield Wait(0.05)
+            yield self.click(306, 434)
+            yield from calm(before, limit_s=20.0)  # the file dialog has come up
+            for e in name_it:
+                _ = yield e
+            last, quiet, waited = None, 0.0, 0.0
+            while waited < 120.0 and quiet < self.JOB_QUIET_S:
+                now = row((yield Wait(0.5)))
+                waited += 0.5
+                same = last is not None and now is not None and np.abs(now - last).max() < 40
+                quiet = quiet + 0.5 if same else 0.0
+                last = now
+
+        return Program(run)
+
+    #: The job's row has ended when it has not changed for this long (its percentage moves
+    #: every second or so while it runs, even on a loaded machine).
+    JOB_QUIET_S = 6.0
 
 
 class ImportAddMusicExportScript(CapCutScript):
@@ -69,12 +101,20 @@ class ImportAddMusicExportScript(CapCutScript):
         yield self.export("with-music.mp4")
 
 
+def _seconds(word: str) -> float:
+    """Seconds written as a number ("5.5") or a word ("five")."""
+    try:
+        return float(word)
+    except ValueError:
+        return float(NUMBERS.get(word, 0))
+
+
 class TrimFirstAndLastScript(CapCutScript):
     """Pause, the out point at the later second, the in point at the earlier one, export."""
 
     def plan(self, instruction: str, frame: np.ndarray) -> Plan:
-        m = re.search(r"after (\w+) seconds? and then before (\w+) seconds?", instruction)
-        end, start = (NUMBERS.get(w, 0) for w in m.groups()) if m else (5, 1)
+        m = re.search(r"after ([\w.]+) seconds? and then before ([\w.]+) seconds?", instruction)
+        end, start = (_seconds(w) for w in m.groups()) if m else (5.0, 1.0)
         yield settle([Wait(1.0), self.click(*PLAYER), Wait(0.3), KeyPress("k"), Wait(0.5)])
         yield settle([*self.seek(end), KeyPress("o"), Wait(0.5)])
         yield settle([*self.seek(start), KeyPress("i"), Wait(0.5)])
@@ -82,14 +122,16 @@ class TrimFirstAndLastScript(CapCutScript):
 
 
 class AddFaceStickerExportScript(CapCutScript):
-    """Open the project, a new video track above, open the sticker named in the instruction,
-    append it there, export."""
+    """Open the project, a new video track above, open the sticker named in the instruction
+    (from the folder it names), append it there, export."""
 
     def plan(self, instruction: str, frame: np.ndarray) -> Plan:
-        kind = next((k for k in ("face", "star", "heart") if k in instruction), "face")
+        what = re.search(r"sticker of ([^(]+)\(Pictures/([^)\s]+)\)", instruction)  # its folder
+        words, pack = (what.group(1), what.group(2)) if what else ("face", "Stickers")
+        kind = next((f for w, f in STICKER_WORDS.items() if w in words), "face")
         yield settle([Wait(1.0), *self.open_file("~/Videos/first.mlt"), Wait(0.5)])
         yield settle([Hotkey(("ctrl", "i")), Wait(1.0),
-                      *self.open_file(f"~/Pictures/Stickers/{kind}.png")])  # fmt: skip
+                      *self.open_file(f"~/Pictures/{pack}/{kind}.png")])  # fmt: skip
         yield settle([self.click(250, 610), Wait(0.5), KeyPress("a"), Wait(1.5)])
         yield self.export("sticker.mp4")
 
@@ -113,14 +155,16 @@ ORDINALS = {"first": 1, "second": 2, "third": 3}
 
 
 class AddTransitionExportScript(CapCutScript):
-    """Open the project, find where the two clips named meet on the timeline, drag the later
-    one a quarter of its length onto the earlier (Shotcut makes a crossfade of the overlap),
-    export."""
+    """Open the project the instruction names, find where the two clips named meet on the
+    timeline, drag the later one a quarter of its length onto the earlier (Shotcut makes a
+    crossfade of the overlap), export."""
 
     def plan(self, instruction: str, frame: np.ndarray) -> Plan:
         m = re.search(r"between the (\w+) and the (\w+) videos", instruction)
         k = ORDINALS.get(m.group(1), 1) if m else 1
-        frame = yield settle([Wait(1.0), *self.open_file("~/Videos/first.mlt"), Wait(0.5)])
+        named = re.search(r"project (Videos/\S+\.mlt)", instruction)
+        project = named.group(1) if named else "Videos/first.mlt"
+        frame = yield settle([Wait(1.0), *self.open_file(f"~/{project}"), Wait(0.5)])
         W, H = self.size
         big = frame if frame is None or (W, H) == (1280, 800) else cv2.resize(frame, (1280, 800))
         ends = clip_edges(big) if big is not None else []
@@ -139,8 +183,8 @@ GRASS_RGB = (40, 140, 60)
 
 def ball_and_goal(frame: np.ndarray) -> tuple[float, float] | None:
     """``(ball x, goal line x)`` in the player's picture of the goal video: the ball is the
-    small round white blob on the grass, the goal the tall white outline (its left post is
-    the line); None when either is not found."""
+    small round white blob on the grass, the goal the tall white outline (the middle of its
+    left post is the line); None when either is not found."""
     grass = (np.abs(frame.astype(np.int16) - GRASS_RGB) <= 25).all(axis=2)
     ys, xs = np.nonzero(grass)
     if len(xs) < 500:
@@ -154,29 +198,45 @@ def ball_and_goal(frame: np.ndarray) -> tuple[float, float] | None:
     goal = max(blobs, key=lambda b: b[0][cv2.CC_STAT_HEIGHT])
     ball = min((b for b in blobs if b is not goal),
                key=lambda b: abs(b[0][cv2.CC_STAT_WIDTH] - b[0][cv2.CC_STAT_HEIGHT]))  # fmt: skip
-    return float(x0 + ball[1][0]), float(x0 + goal[0][cv2.CC_STAT_LEFT])
+    post = goal[0][cv2.CC_STAT_HEIGHT] * 2 / 104  # the 4 px post of a 104 px tall outline
+    return float(x0 + ball[1][0]), float(x0 + goal[0][cv2.CC_STAT_LEFT] + post)
 
 
 class CutAtGoalScript(CapCutScript):
-    """Pause; look at the ball twice (half a second and a second and a half in: it rolls at a
-    constant speed) to tell when it reaches the goal line; the out point there; export."""
+    """Pause; look at the ball half a second and a second and a half in (it rolls at a
+    constant speed), then again closer and closer to where it should reach the goal line, to
+    tell when it does; the out point there; export."""
 
     LOOKS = (0.5, 1.5)
+    #: Stop looking once the ball is this many seconds from the line (then extrapolate).
+    NEAR_S = 0.8
 
     def plan(self, instruction: str, frame: np.ndarray) -> Plan:
         yield settle([Wait(1.0), self.click(*PLAYER), Wait(0.3), KeyPress("k"), Wait(0.5)])
-        seen = []
+        seen: list[tuple[float, float]] = []
+        line = 0.0
         for t in self.LOOKS:
             frame = yield settle(self.seek(t), quiet_s=0.6)
             found = ball_and_goal(frame) if frame is not None else None
             if found is None:
                 return
-            seen.append(found)
-        (xa, line), (xb, _) = seen
-        ta, tb = self.LOOKS
-        if xb <= xa:
-            return
-        goal_s = ta + (line - xa) * (tb - ta) / (xb - xa)
+            seen.append((t, found[0]))
+            line = found[1]
+        for _ in range(5):  # each look closer: the speed from a longer run, the rest shorter
+            (ta, xa), (tb, xb) = seen[0], seen[-1]
+            if xb <= xa:
+                return
+            left = (line - xb) * (tb - ta) / (xb - xa)
+            if left <= self.NEAR_S:
+                break
+            t = round((tb + 0.7 * left) * FPS) / FPS
+            frame = yield settle(self.seek(t), quiet_s=0.6)
+            found = ball_and_goal(frame) if frame is not None else None
+            if found is None or found[0] >= line:
+                break
+            seen.append((t, found[0]))
+        (ta, xa), (tb, xb) = seen[0], seen[-1]
+        goal_s = tb + (line - xb) * (tb - ta) / (xb - xa)
         goal_s = round(goal_s * FPS) / FPS
         yield settle([*self.seek(goal_s), KeyPress("o"), Wait(0.5)])
         yield self.export("goal.mp4")

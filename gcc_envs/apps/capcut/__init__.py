@@ -3,6 +3,9 @@
 Shotcut (Debian's, MLT underneath) runs on the env's own Xvfb with a fresh settings file;
 the suite makes its own media (:mod:`.media`): clips whose frames spell their numbers, a ball
 entering a goal at a seeded second, a tune, stickers, and Shotcut projects (:mod:`.project`).
+What each seed varies (file names, the project, its clips' lengths, the seconds to keep, the
+sticker and its folder, the goal's time) is listed in ``data/tasks.toml``: two seeds share
+all of a task's values with probability at most 1/32.
 Checkers (:mod:`.checkers`) read the exported video with ffprobe, ffmpeg and OpenCV.
 """
 

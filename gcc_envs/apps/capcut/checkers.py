@@ -103,7 +103,7 @@ def with_sticker(probe: DesktopProbe, kind: str = "face", min_s: float = 1.0) ->
     return 0.0
 
 
-def cut_at_goal(probe: DesktopProbe, tol_s: float = 0.4) -> float:
+def cut_at_goal(probe: DesktopProbe, tol_s: float = 0.2) -> float:
     """An export from the start that ends when the ball enters the goal (within ``tol_s``)."""
     goal = round(answer(probe)["goal_s"] * FPS)
     for rep in exports(probe):

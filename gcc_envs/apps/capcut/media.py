@@ -19,7 +19,7 @@ SIZE = (320, 240)  # (W, H)
 BITS = 12
 CELL = SIZE[0] // BITS
 STRIP = 16  # the code strip's height in pixels
-STICKERS = ("face", "star", "heart")
+STICKERS = ("face", "star", "heart", "flower", "diamond")
 
 
 def _code(img: np.ndarray, index: int) -> None:
@@ -99,7 +99,8 @@ def music(path: Path, seconds: float, rate: int = 44100) -> None:
 
 
 def sticker(kind: str, size: int = 80) -> np.ndarray:
-    """An RGBA sticker: ``face`` (a smiling face), ``star`` or ``heart``."""
+    """An RGBA sticker: ``face`` (a smiling face), ``star``, ``heart``, ``flower`` (pink
+    petals round a yellow heart) or ``diamond`` (a purple rhombus with a pale facet)."""
     rgba = np.zeros((size, size, 4), np.uint8)
     c, r = size // 2, size // 2 - 3
     if kind == "face":
@@ -118,6 +119,17 @@ def sticker(kind: str, size: int = 80) -> np.ndarray:
         cv2.circle(rgba, (c + q - 3, c - q // 2), q, (210, 30, 50, 255), -1)
         pts = np.array([[c - 2 * q + 4, c - q // 4], [c + 2 * q - 4, c - q // 4], [c, size - 6]])
         cv2.fillPoly(rgba, [pts.astype(np.int32)], (210, 30, 50, 255))
+    elif kind == "flower":
+        for k in range(6):
+            a = k * np.pi / 3
+            p = (int(c + 0.5 * r * np.cos(a)), int(c + 0.5 * r * np.sin(a)))
+            cv2.circle(rgba, p, int(0.42 * r), (235, 90, 170, 255), -1)
+        cv2.circle(rgba, (c, c), int(0.33 * r), (250, 210, 40, 255), -1)
+    elif kind == "diamond":
+        pts = np.array([[c, c - r], [c + int(0.7 * r), c], [c, c + r], [c - int(0.7 * r), c]])
+        cv2.fillPoly(rgba, [pts.astype(np.int32)], (140, 50, 200, 255))
+        facet = np.array([[c, c - r + 8], [c + int(0.35 * r), c], [c, c]])
+        cv2.fillPoly(rgba, [facet.astype(np.int32)], (215, 180, 250, 255))
     else:
         raise ValueError(f"unknown sticker {kind!r}; known {STICKERS}")
     return rgba

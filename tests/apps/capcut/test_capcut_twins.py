@@ -69,7 +69,7 @@ def test_an_export_without_the_music_does_not_count(wrong):
 def test_only_the_end_cut_does_not_count(wrong):
     env, chosen, s = wrong("GCC/CapCut-TrimFirstAndLast")
     pause = [s.click(780, 270), Wait(0.3), KeyPress("k"), Wait(0.5)]
-    out = [*s.seek(float(chosen["cut_end"])), KeyPress("o"), Wait(0.5)]
+    out = [*s.seek(float(chosen["end"])), KeyPress("o"), Wait(0.5)]
     assert wrong_end(env, [settle(pause), settle(out), s.export("cut-end.mp4")]) == 0.0
 
 
@@ -89,9 +89,9 @@ def test_a_hard_cut_does_not_count(wrong):
 
 def test_another_sticker_does_not_count(wrong):
     env, chosen, s = wrong("GCC/CapCut-AddFaceStickerExport")
-    other = next(k for k in ("face", "star") if k != chosen["sticker_kind"])
+    other = next(k for k in ("face", "star", "flower") if k != chosen["sticker_kind"])
     project = settle([*s.open_file("~/Videos/first.mlt"), Wait(0.5)])
     track = settle([Hotkey(("ctrl", "i")), Wait(1.0),
-                    *s.open_file(f"~/Pictures/Stickers/{other}.png")])  # fmt: skip
+                    *s.open_file(f"~/Pictures/{chosen['place']}/{chosen['pack']}/{other}.png")])  # fmt: skip
     append = settle([s.click(250, 610), Wait(0.5), KeyPress("a"), Wait(1.5)])
     assert wrong_end(env, [project, track, append, s.export("other.mp4")]) == 0.0
