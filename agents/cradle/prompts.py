@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from gcc_envs.core.templates import template_fields
 from gcc_envs.errors import DataError
 
 PROMPT_DIR = Path(__file__).parent / "prompts"
@@ -44,12 +45,6 @@ class Prompt:
         if unknown:
             raise DataError(f"{self.path}: fields given do not match the module: {sorted(unknown)}")
         return self.template.substitute({k: str(v) for k, v in fields.items()})
-
-
-def template_fields(t: string.Template) -> set[str]:
-    """The ``$name`` and ``${name}`` fields of ``t`` (``Template.get_identifiers`` is 3.11+)."""
-    found = (m.group("named") or m.group("braced") for m in t.pattern.finditer(t.template))
-    return {f for f in found if f}
 
 
 def load_prompt(path: Path, module: str) -> Prompt:

@@ -22,6 +22,7 @@ from typing import Any
 
 from gcc_envs.apps.session import DesktopSession
 from gcc_envs.core.spec import SetupStep
+from gcc_envs.core.templates import template_fields
 from gcc_envs.errors import DataError, GCCError
 
 StepFn = Callable[..., None]
@@ -35,7 +36,7 @@ def expand(value: Any, values: Mapping[str, str]) -> Any:
     """
     if isinstance(value, str):
         template = string.Template(value)
-        unknown = [n for n in template.get_identifiers() if n not in values]
+        unknown = sorted(n for n in template_fields(template) if n not in values)
         if unknown:
             raise DataError(f"setup value {value!r} names unknown values {unknown}")
         return template.safe_substitute(values)  # a lone '$' (a regex's end) stays

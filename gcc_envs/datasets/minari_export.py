@@ -38,6 +38,7 @@ import json
 import os
 import shutil
 import string
+import sys
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
@@ -51,7 +52,7 @@ from gymnasium.envs.registration import EnvSpec
 from gcc_envs.datasets.encoding import space_action
 from gcc_envs.datasets.reader import Episode, load
 from gcc_envs.datasets.replay import make_env
-from gcc_envs.errors import DataError, MissingExtraError
+from gcc_envs.errors import DataError, GCCError, MissingExtraError
 
 ACTION_MODES = ("auto", "space", "code", "events")
 #: zstd level of the Arrow files: at 1280x720, level 9 is the lowest whose window holds a whole
@@ -60,12 +61,34 @@ ACTION_MODES = ("auto", "space", "code", "events")
 ZSTD_LEVEL = 9
 
 
+#: Minari 0.5.3 (the last release for Python 3.10) reads some frame shapes back scrambled
+#: (a 32x48x3 Box: every frame wrong; 16x16 and 16x48 right); 0.5.4 reads them back exact.
+MINARI_MIN = (0, 5, 4)
+
+
 def _minari() -> Any:
     try:
         import minari
     except ImportError:
+        if sys.version_info < (3, 11):
+            raise GCCError("Minari export needs Python >= 3.11 (Minari 0.5.4)") from None
         raise MissingExtraError("minari", "dataset") from None
+    if minari_too_old(minari.__version__):
+        raise GCCError(
+            f"Minari {minari.__version__} reads some frame shapes back wrong; Minari export needs "
+            f"minari>={'.'.join(map(str, MINARI_MIN))} (Python >= 3.11): pip install -U minari"
+        )
     return minari
+
+
+def minari_too_old(version: str) -> bool:
+    """Whether a Minari version is older than :data:`MINARI_MIN`.
+
+    >>> minari_too_old("0.5.3"), minari_too_old("0.5.4"), minari_too_old("0.6.0.dev1")
+    (True, False, False)
+    """
+    parts = tuple(int(p) for p in version.split(".")[:3] if p.isdigit())
+    return parts < MINARI_MIN
 
 
 def event_log_text(events: Sequence[dict[str, Any]]) -> str:
