@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from gcc_envs.core.code import MAX_CODE_CHARS, extract_code, parse_code
+from gcc_envs.core.events import Done, Fail
 from gcc_envs.core.skills import Skill, SkillCall
 from gcc_envs.errors import CodeActionError
 
@@ -45,10 +46,12 @@ class NoAction(CodeActionError):
 class ParsedAction:
     calls: tuple[SkillCall, ...]
     dropped: int  #: calls beyond ``max_calls`` that were left out
+    #: ``"DONE"`` or ``"FAIL"`` when the code ends the episode after its calls (UseSkills' words)
+    end: str | None = None
 
     @property
     def code(self) -> str:
-        return "\n".join(c.to_code() for c in self.calls)
+        return "\n".join([*(c.to_code() for c in self.calls), *([self.end] if self.end else [])])
 
 
 def action_code(reply: str) -> str:
@@ -70,10 +73,14 @@ def parse_action(reply: str, skills: Mapping[str, Skill], max_calls: int | None)
     if len(code) > MAX_CODE_CHARS:
         raise CodeActionError(f"the action code is longer than {MAX_CODE_CHARS} characters")
     parts = parse_code(code, skills)
+    end = parts.pop() if parts and isinstance(parts[-1], (Done, Fail)) else None
     calls = [p for p in parts if isinstance(p, SkillCall)]
     if len(calls) != len(parts):
-        raise CodeActionError(f"only skill calls are accepted; skills: {', '.join(skills)}")
-    if not calls:
+        raise CodeActionError(
+            f"only skill calls (and a last DONE or FAIL) are accepted; skills: {', '.join(skills)}"
+        )
+    if not calls and end is None:
         raise NoAction("the action code calls no skill")
     keep = calls if max_calls is None else calls[:max_calls]
-    return ParsedAction(tuple(keep), len(calls) - len(keep))
+    word = None if end is None else ("DONE" if isinstance(end, Done) else "FAIL")
+    return ParsedAction(tuple(keep), len(calls) - len(keep), word)

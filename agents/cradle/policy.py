@@ -317,8 +317,9 @@ class CradlePolicy:
             extra["reason"] = f"malformed reply after {plan.asks} asks: {plan.errors[-1]}"
             return NO_OP, extra
         extra.update(calls=[c.to_code() for c in plan.action.calls], dropped=plan.action.dropped,
-                     reasoning=plan.reasoning)  # fmt: skip
-        return self.procedural.code(plan.action.calls), extra
+                     reasoning=plan.reasoning, end=plan.action.end)  # fmt: skip
+        code = self.procedural.code(plan.action.calls)
+        return "\n".join(filter(None, [code, plan.action.end])), extra
 
     def _decide_fused(
         self, frames: list[np.ndarray], info: dict[str, Any]

@@ -78,3 +78,19 @@ def test_a_template_with_wrong_fields_is_refused_at_load(tmp_path, text, why):
 def test_a_game_without_templates_is_refused():
     with pytest.raises(DataError, match="no prompt templates"):
         load_prompts("no_such_game")
+
+
+@pytest.mark.parametrize(
+    ("code", "calls", "end"),
+    [("use_tool()\nDONE", ["use_tool()"], "DONE"), ("DONE", [], "DONE"), ("FAIL", [], "FAIL")],
+)
+def test_an_action_may_end_with_done_or_fail_as_useskills_takes_it(code, calls, end):
+    action = parse_action(f"Action:\n```python\n{code}\n```", SKILLS, 2)
+    assert [c.to_code() for c in action.calls] == calls and action.end == end
+    assert action.code == code
+
+
+@pytest.mark.parametrize("code", ["DONE\nuse_tool()", "WAIT", "DONE\nDONE"])
+def test_done_anywhere_but_last_is_refused(code):
+    with pytest.raises(CodeActionError):
+        parse_action(f"Action:\n```python\n{code}\n```", SKILLS, 2)
