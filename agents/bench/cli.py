@@ -26,7 +26,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
             progress=not args.quiet,
             max_episodes=args.max_episodes,
         )
-        summary = run_suite(select(load_suite(args.suite), args.run or ()), args.out, config)
+        suite = select(load_suite(args.suite), args.run or ())
+        summary = run_suite(suite, args.out, config)
     finally:
         signal.signal(signal.SIGTERM, previous)
     recorded = summary.skipped + summary.ran
@@ -35,6 +36,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
         f"{summary.retried} retried after a worker died), {summary.skipped} already recorded"
     )
     print(f"results: {summary.results}")
+    if suite.learning:
+        print(f"learning runs: {', '.join(r.name for r in suite.learning)} "
+              f"({summary.results.parent / 'learning.jsonl'})")  # fmt: skip
     if summary.interrupted:
         print(
             f"interrupted: {recorded} of {summary.total} episodes recorded; to run the rest: "

@@ -103,13 +103,27 @@ def report(
     out_dir: str | Path, plots: bool = True, show: bool = True
 ) -> tuple[list[Table], list[Path]]:
     """Write (and print) the tables and plots of the run in ``out_dir``; the files written."""
-    loaded, problems = load_records(out_dir)
+    from agents.bench.learning import read_learning
+    from agents.bench.learning_tables import learning_plot, learning_tables
+
+    learned = read_learning(out_dir)
+    try:
+        loaded, problems = load_records(out_dir)
+    except GCCError:
+        if not learned:  # a suite of learning runs only has no episode records
+            raise
+        loaded, problems = [], []
     records = relabel(loaded)
-    tables = all_tables(records)
+    tables = (all_tables(records) if records else []) + learning_tables(learned)
     folder = Path(out_dir) / "report"
     folder.mkdir(parents=True, exist_ok=True)
-    suite = records[0].get("config", {}).get("suite", {}).get("name", "")
-    head = f"# Results of suite {suite}\n\n{headline(records, problems)}\n"
+    suite = records[0].get("config", {}).get("suite", {}).get("name", "") if records else ""
+    suite = suite or (learned[0].get("suite", "") if learned else "")
+    said = headline(records, problems) if records else ""
+    if learned:
+        said += f"{sum(r['stage'] in ('before', 'after', 'final', 'learn') for r in learned)} "
+        said += "learning-run episodes (learning.jsonl).\n"
+    head = f"# Results of suite {suite}\n\n{said}\n"
     md = folder / "report.md"
     md.write_text(head + "\n".join(to_markdown(t) for t in tables))
     files = [md]
@@ -120,8 +134,10 @@ def report(
     if plots:
         from agents.bench.plots import write_plots
 
-        files += write_plots(records, folder)
+        files += write_plots(records, folder) if records else []
+        plot = learning_plot(learned, folder)
+        files += [plot] if plot is not None else []
     if show:
-        print(headline(records, problems))
+        print(said)
         print_rich(tables)
     return tables, files

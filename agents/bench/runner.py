@@ -126,6 +126,14 @@ def _run_locked(
     results = ResultsFile(out)
     results.claim(suite)
     todo = pending_episodes(episodes, results, config, suite.name)
+    if suite.learning:
+        from agents.bench.learning import LEARNING, read_learning
+
+        if read_learning(out) and not config.resume:
+            raise GCCError(
+                f"{out / LEARNING} already holds learning records; pass --resume to run only "
+                "the unfinished learning runs, or choose a new --out"
+            )
     results.heal()
     if Path(suite.path).is_file():
         (out / "suite.toml").write_text(Path(suite.path).read_text())
@@ -136,6 +144,10 @@ def _run_locked(
             _run_here(todo, out, tally, on_start)
         elif todo:
             _run_on_ray(todo, out, config, tally, on_start)
+        if suite.learning and not tally.interrupted:
+            tally.close_bar()
+            tally.bar = None
+            _run_learning(suite, out, config)
     except KeyboardInterrupt:
         tally.interrupted = True
     finally:
@@ -150,6 +162,20 @@ def _run_locked(
         interrupted=tally.interrupted,
         results=results.path,
     )
+
+
+def _run_learning(suite: Suite, out: Path, config: BenchConfig) -> None:
+    """The suite's learning runs, one after another in this process (the store is their state);
+    with ``resume`` those recorded as finished are skipped, the others start again."""
+    from agents.bench.learning import finished, run_learning
+
+    done = finished(out)
+    for run in suite.learning:
+        if run.name in done:
+            continue
+        if config.progress:
+            print(f"learning run {run.name!r}: {len(run.splits)} split(s)", flush=True)
+        run_learning(run, out, suite.name)
 
 
 class _Tally:
@@ -170,7 +196,7 @@ class _Tally:
         self.bar: Any = None
 
     def open_bar(self, initial: int) -> None:
-        if self.config.progress:
+        if self.config.progress and self.total:
             from tqdm import tqdm
 
             self.bar = tqdm(total=self.total, initial=initial, desc="bench", unit="ep")

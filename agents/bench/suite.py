@@ -97,6 +97,8 @@ class Suite:
     path: str
     sha256: str
     runs: tuple[Run, ...]
+    #: ``[[learning]]`` runs (:mod:`agents.bench.learning`): a store, train and held-out splits.
+    learning: tuple[Any, ...] = ()
 
 
 def load_suite(path: str | Path) -> Suite:
@@ -115,30 +117,35 @@ def parse_suite(text: str, path: str) -> Suite:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise DataError(f"{path}: not valid TOML: {e}") from e
-    unknown = set(data) - {"suite", "defaults", "run"}
+    unknown = set(data) - {"suite", "defaults", "run", "learning"}
     if unknown:
         raise DataError(
-            f"{path}: unknown top-level keys {sorted(unknown)}; use [suite], [defaults] and [[run]]"
+            f"{path}: unknown top-level keys {sorted(unknown)}; use [suite], [defaults], [[run]] and [[learning]]"
         )
     meta = data.get("suite", {})
     defaults = data.get("defaults", {})
     tables = data.get("run", [])
     if not isinstance(meta, dict) or not isinstance(defaults, dict):
         raise DataError(f"{path}: [suite] and [defaults] must be tables")
-    if not isinstance(tables, list) or not tables:
-        raise DataError(f"{path}: no [[run]] tables; a suite needs at least one run")
+    from agents.bench.learning import parse_learning
+
+    learning = parse_learning(path, data.get("learning", []))
+    if not isinstance(tables, list) or not (tables or learning):
+        raise DataError(
+            f"{path}: no [[run]] tables; a suite needs at least one run (or [[learning]] run)"
+        )
     bad = set(defaults) - RUN_KEYS
     if bad:
         raise DataError(f"{path}: [defaults]: unknown keys {sorted(bad)}")
     runs = tuple(_run(path, i, _merge(defaults, t), t) for i, t in enumerate(tables))
-    names = [r.name for r in runs]
+    names = [r.name for r in runs] + [r.name for r in learning]
     twice = sorted({n for n in names if names.count(n) > 1})
     if twice:
         raise DataError(f"{path}: run names must be unique; repeated: {twice}")
     name = meta.get("name", Path(path).stem)
     if not isinstance(name, str) or not name:
         raise DataError(f"{path}: [suite] name must be a non-empty string")
-    return Suite(name, path, hashlib.sha256(text.encode()).hexdigest(), runs)
+    return Suite(name, path, hashlib.sha256(text.encode()).hexdigest(), runs, learning)
 
 
 def select(suite: Suite, patterns: Sequence[str]) -> Suite:
@@ -152,11 +159,16 @@ def select(suite: Suite, patterns: Sequence[str]) -> Suite:
     if not patterns:
         return suite
     names = [r.name for r in suite.runs]
+    names += [r.name for r in suite.learning]
     for p in patterns:
         if not fnmatch.filter(names, p):
             raise DataError(f"{suite.path}: no run is named {p!r}; runs: {names}")
-    runs = tuple(r for r in suite.runs if any(fnmatch.fnmatchcase(r.name, p) for p in patterns))
-    return replace(suite, runs=runs)
+
+    def chosen(r: Any) -> bool:
+        return any(fnmatch.fnmatchcase(r.name, p) for p in patterns)
+
+    runs = tuple(r for r in suite.runs if chosen(r))
+    return replace(suite, runs=runs, learning=tuple(r for r in suite.learning if chosen(r)))
 
 
 def _merge(defaults: dict[str, Any], table: Any) -> dict[str, Any]:

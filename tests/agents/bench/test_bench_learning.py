@@ -1,0 +1,129 @@
+"""Learning runs in ``gcc-gym bench``: the table's math (paired difference, its SE, forgetting,
+the cost sums), the suite file's checks, and the shipped FRIDAY suite end to end against its
+loopback fake endpoint (a few seconds)."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agents.bench.learning_tables import (
+    cost_table,
+    forgetting,
+    learning_table,
+    paired,
+    usage_table,
+)
+from agents.bench.suite import parse_suite
+from agents.cli import main
+from gcc_envs.errors import DataError
+
+SUITE = Path(__file__).parents[3] / "benchmarks" / "suites" / "friday.toml"
+
+
+def _row(stage: str, split: str, seed: int, success: bool, **kw: Any) -> dict[str, Any]:
+    usage = {"calls": 2, "prompt_tokens": 100, "completion_tokens": 10, "cost_usd": 0.5}
+    return {"run": "r", "stage": stage, "split": split, "env_id": "GCC/X", "seed": seed,
+            "game": "X", "success": success, **usage, **kw}  # fmt: skip
+
+
+def test_difference_is_paired_by_task_with_its_standard_error() -> None:
+    before = {("E", i): s for i, s in enumerate([False, False, False, True])}
+    after = {("E", i): s for i, s in enumerate([True, True, False, True])}
+    d = paired(before, after)
+    # differences 1, 1, 0, 0: mean 0.5, sd sqrt(1/3), SE sd/2
+    assert d.n == 4 and d.mean == 0.5 and math.isclose(d.se, math.sqrt(1 / 3) / 2, abs_tol=1e-4)
+    assert paired({("E", 0): False}, {("E", 0): True}).mean == 1.0
+    assert math.isnan(paired({("E", 0): False}, {("E", 0): True}).se)  # one task: no SE
+    assert paired(before, {("F", 0): True}).n == 0  # no task in common: nothing to compare
+
+
+def test_forgetting_is_success_after_learning_minus_at_the_end() -> None:
+    after = {("E", 0): True, ("E", 1): True, ("E", 2): False}
+    assert forgetting(
+        after, {("E", 0): False, ("E", 1): True, ("E", 2): False}
+    ).mean == pytest.approx(1 / 3)
+    assert forgetting(after, after).mean == 0.0
+    assert forgetting(
+        after, {("E", 0): True, ("E", 1): True, ("E", 2): True}
+    ).mean == pytest.approx(-1 / 3)
+    assert forgetting(after, {}).n == 0  # the last split has no "final": shown as "-"
+
+
+def test_tables_from_rows() -> None:
+    rows = [_row("before", "a", 0, False), _row("before", "a", 1, False),
+            _row("before", "b", 0, True),
+            _row("curriculum", "a", 0, False),
+            _row("learn", "a", 100, False, tools_kept=["t1"]),
+            _row("after", "a", 0, True), _row("after", "a", 1, False),
+            _row("learn", "b", 100, True, tools_kept=["t2"]),
+            _row("after", "b", 0, True),
+            _row("final", "a", 0, False), _row("final", "a", 1, False),
+            {"run": "r", "stage": "done", "tools": ["t1", "t2"], "store_bytes": 99}]  # fmt: skip
+    table = learning_table(rows)
+    a, b = table.rows
+    assert a[:5] == ("r", "a", "X", "friday", 2)
+    assert (a[5].k, a[5].n, a[6].k, a[6].n) == (0, 2, 1, 2)
+    assert a[7].mean == 0.5 and a[8].mean == 0.5  # learned one of two, then forgot it
+    assert b[7].mean == 0.0 and b[8].n == 0
+    cost = {r[1]: r for r in cost_table(rows).rows}
+    assert cost["a"][2:] == (1, 4, 220, 1.0, 1, "t1")  # the curriculum's request counts too
+    assert cost["(store)"][2:] == (2, 6, 330, 1.5, 2, "99 bytes")
+    usage = {r[1]: r for r in usage_table(rows).rows}
+    assert usage["evaluation"][2] == 8 and usage["learning"][2] == 2
+    assert usage["learning"][3].mean == 2 and usage["learning"][4].mean == 110
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        ('policy = "random"', "only policy 'friday' learns"),
+        ('endpoint = "http://x"', "'endpoint' is 'fake:NAME'"),
+        ("[[learning.split]]\nname = \"s\"\ntrain = { env = \"E\" }\nheld_out = { env = \"E\", seeds = [0] }",
+         "'train' needs 'seeds'"),
+    ],
+)  # fmt: skip
+def test_bad_learning_tables_are_refused(extra: str, message: str) -> None:
+    text = f'[[learning]]\nname = "l"\n{extra}\n'
+    if "policy" not in extra:
+        text = text.replace('name = "l"', 'name = "l"\npolicy = "friday"')
+    if "split" not in extra:
+        text += '[[learning.split]]\nname = "s"\ntrain = { env = "E", seeds = [1] }\n'
+        text += 'held_out = { env = "E", seeds = [0] }\n'
+    with pytest.raises(DataError, match=message):
+        parse_suite(text, "s.toml")
+
+
+def test_friday_suite_runs_the_protocol_and_reports_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("openai")
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "run"
+    assert main(["bench", str(SUITE), "--out", str(out), "--quiet"]) == 0
+    rows = [json.loads(x) for x in (out / "learning.jsonl").read_text().splitlines()]
+    stages = [(r["stage"], r.get("split")) for r in rows]
+    assert stages == [("before", "stardew")] * 2 + [("before", "dealers-life-2")] * 2 + [
+        ("curriculum", "stardew"), ("learn", "stardew"), ("learn", "stardew"),
+        ("after", "stardew"), ("after", "stardew"), ("learn", "dealers-life-2"),
+        ("after", "dealers-life-2"), ("after", "dealers-life-2"),
+        ("final", "stardew"), ("final", "stardew"), ("done", None)]  # fmt: skip
+    assert rows[-1]["tools"] == ["leave_house", "open_the_shop"]
+    assert all(r["calls"] > 0 and r["prompt_tokens"] > 0 for r in rows[:-1])
+    # held-out episodes ran read-only: before learning nothing was retrieved, after it was
+    assert (out / "stores" / "friday-games" / "tools" / "leave_house.json").exists()
+    capsys.readouterr()
+    assert main(["report", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "Held-out success before and after learning" in printed
+    assert "Forgetting" in printed and "LMM use per episode" in printed
+    assert (out / "report" / "learning.png").stat().st_size > 0
+    assert (out / "report" / "learning.csv").read_text().startswith("Run,Split,Game,Policy")
+    # a second run on the same folder refuses; --resume skips the finished learning run
+    assert main(["bench", str(SUITE), "--out", str(out), "--quiet"]) == 2
+    assert main(["bench", str(SUITE), "--out", str(out), "--quiet", "--resume"]) == 0
+    assert len((out / "learning.jsonl").read_text().splitlines()) == len(rows)
