@@ -24,6 +24,9 @@ of a mission alone, as ``gcc-gym run --per-task``), ``video`` (an MP4 per episod
 (run each env × seed this many times, default 1: the report then gives pass@k, pass^k and how
 often a task's outcome flips between repeats).
 
+A suite may also hold ``[[learning]]`` runs (:mod:`agents.bench.learning`): a store that a policy
+learns into over train splits, measured on held-out tasks before and after (and for forgetting).
+
 Seeds given as ``{ start, count }`` or ``episodes`` stay a ``range`` (nothing is materialised:
 a typo such as ``count = 1000000000`` is caught by the size check before anything runs).
 
