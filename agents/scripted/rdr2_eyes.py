@@ -18,6 +18,7 @@ paper's agent mostly did ("combat and searching remain difficult").
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -55,6 +56,38 @@ NEAR_DOT = 0.15
 STUCK_DIFF = 2.0
 #: Objectives that are rides (the horse first).
 RIDES = ("follow dutch", "follow javier", "return to camp")
+
+
+#: A blue dot nearer than this (share of the minimap's radius) is beside the player; searching
+#: looks for dots within this many degrees of ahead (not back the way it came).
+SELF_DOT, AHEAD_DEG = 0.1, 120.0
+#: A searched-for dot nearer than this is walked to in short steps.
+CLOSE_DOT = 0.35
+#: Minimap pixels further than this (grey levels) from the ground under the player are another
+#: level, a wall, a rock or a tree.
+OTHER_GROUND = 20.0
+
+
+def open_bearing(mm: np.ndarray) -> float:
+    """The bearing (degrees, 0 ahead, + right; not behind) along which the minimap shows the
+    ground the player stands on furthest from them (the shade of each level differs); of
+    equals, the one nearest ahead."""
+    h, w = mm.shape[:2]
+    grey = mm[..., :3].astype(np.float32).mean(axis=2)
+    cx, cy, half = (w - 1) / 2.0, (h - 1) / 2.0, min(h, w) / 2.0
+    near = vision._disc_mask(h, w, 0.2, 0.3)
+    here = float(np.median(grey[near]))
+    best, best_run = 0.0, -1.0
+    for b in sorted(np.arange(-105.0, 106.0, 15.0), key=abs):
+        r, run = math.radians(b), 0.0
+        for f in np.arange(0.2, 0.95, 0.03):
+            x, y = int(round(cx + f * half * math.sin(r))), int(round(cy - f * half * math.cos(r)))
+            if not (0 <= x < w and 0 <= y < h) or abs(grey[y, x] - here) > OTHER_GROUND:
+                break
+            run = f
+        if run > best_run + 0.05:
+            best, best_run = float(b), run
+    return best
 
 
 def read_prompts(frame: np.ndarray) -> list[str]:
@@ -105,8 +138,10 @@ class RDR2Eyes:
         self.climbed = False
         #: The objective marker's distance (share of the minimap's radius) at the last look.
         self.marker_dist: float | None = None
-        #: Blue dots walked to while searching (the next one is another).
+        #: Blue dots walked to while searching; the route line's end was reached searching.
         self.looked = 0
+        self.searching = False
+        self.target_near = False
 
     def reset(self, info: dict[str, Any]) -> None:
         self.goal = objective(str(info.get("instruction", "")))
@@ -114,6 +149,8 @@ class RDR2Eyes:
         self.climbed = False
         self.marker_dist = None
         self.looked = 0
+        self.searching = False
+        self.target_near = False
 
     def can(self, skill: str) -> bool:
         return skill in self.env.skills  # the library the env lists (curated by tutorials)
@@ -163,25 +200,44 @@ class RDR2Eyes:
             return call("interact")
         if "Search (hold)" in labels and self.can("loot"):
             return call("loot")
+        if self.searching:  # past the line's end once: the line leads back, not on
+            return self._search(mm)
         marker = vision.blips(mm, self.colours.objective, self.colours)
         if route is not None:
             return call("navigate_path", duration=20)
         if marker:  # a line too short (or too hidden) to read: head for its marker
             last, self.marker_dist = self.marker_dist, marker[0].distance
             closer = last is None or marker[0].distance < last - 0.02
+            if closer:
+                self.climbed = False  # a ledge further on may need its own climb
             if not closer and self.can("climb") and not self.climbed:  # a ledge in the way
                 self.climbed = True
                 return call("climb")
             return self.walk_to(marker[0], mounted, stop_m=1.0)
-        allies = vision.blips(mm, self.colours.ally, self.colours)
-        if allies and self.goal.startswith("search"):  # a blue dot off the line: go and look
-            self.looked += 1
-            return self.walk_to(allies[self.looked % len(allies)], stop_m=1.0)
-        if allies:  # the way is hidden: go along
+        if self.goal.startswith("search"):  # at the line's end: look for a blue dot
+            self.searching = True
+            return self._search(mm)
+        if vision.blips(mm, self.colours.ally, self.colours):  # the way is hidden: go along
             return call("follow", duration=20)
-        if self.goal.startswith("search"):  # at the line's end, nothing shown: look about
-            return call("turn_and_move_forward", degree=60.0, duration=0.6)
         return call("wait", duration=0.5)
+
+    def _search(self, mm: np.ndarray) -> str:
+        """A step of looking for someone off the route line: to the farthest blue dot ahead,
+        else a leg into the most open ground on the minimap."""
+        allies = vision.blips(mm, self.colours.ally, self.colours)
+        ahead = [a for a in allies if a.distance > SELF_DOT and abs(a.bearing) <= AHEAD_DEG]
+        self.last_map = mm.copy()  # watch that each leg gets somewhere (a ledge: climb)
+        near, self.target_near = self.target_near, False
+        if ahead:  # the farthest one ahead (the companion stays by the line's end)
+            self.looked += 1
+            dot = max(ahead, key=lambda a: a.distance)
+            if dot.distance < CLOSE_DOT:  # short steps: the dot goes under the arrow
+                self.target_near = True
+                return call("turn_and_move_forward", degree=round(dot.bearing, 1), duration=0.5)
+            return self.walk_to(dot, stop_m=1.0)
+        if near:  # the dot went under the arrow: a step on
+            return call("move_forward", duration=0.4)
+        return call("turn_and_move_forward", degree=open_bearing(mm), duration=2.0)
 
     def walk_to(self, dot: vision.Blip, mounted: bool = False, stop_m: float = MOUNT_M) -> str:
         """A leg towards a minimap dot (the minimap shows more metres when riding)."""

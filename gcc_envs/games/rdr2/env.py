@@ -100,8 +100,8 @@ class RDR2Env(GameEnv):
       0.8-1.3 s per cycle and, after a shot, with a chance of 0.15-0.45 runs to a cover at least
       20° further round (within 18 m), else moves up on Dutch (a cover 2 m or more nearer,
       within 9 m, or 4 m over open ground, no nearer than 5 m);
-    * John anywhere in the summit's clearing (±14 m east-west, ±3 m north-south of its middle,
-      off the route line), with everything placed around him;
+    * John anywhere in the west of the summit's clearing, about 18-42 m west of the route line's end
+      (±11 m east-west, ±3 m north-south of its middle), with everything placed around him;
     * 3-5 wolves that appear 13-24 m from where kill_wolves starts, each circling the player
       for 1-5 s (its own way round) before it charges, and again after each bite;
     * the general store on one of the town's 6 plots (the others closed houses), its clerk,
@@ -119,7 +119,7 @@ class RDR2Env(GameEnv):
     ``"John froze to death"`` (search_for_john 150 s, carry_john 150 s); or when the agent
     sends ``DONE``/``FAIL``. Companions wait for a lagging player 20-40 s in all (then go on
     and a far player has abandoned them); the leashes are 60 m to a companion (25 m to Micah
-    in follow_micah, 30 m to Javier in search_for_john), 45 m to your horse (Mission 2: 70 m;
+    in follow_micah, 60 m to Javier in search_for_john), 45 m to your horse (Mission 2: 70 m;
     30 m in follow_dutch, 20 m in follow_javier and Mission 2's return_to_camp) and 20 m to a
     led barn horse. Truncated by Gymnasium's ``TimeLimit`` after 500 steps per checkpoint:
     4000 for Mission 1, 2500 for Mission 2, 500 for Mission 3; a checkpoint run alone takes
@@ -147,7 +147,9 @@ class RDR2Env(GameEnv):
       Dutch 100 health, 17 a hit; shots within 10 m ignore cover); lead_horse leads the horse
       along the route line to its end (it shies when the player runs, balks when they stray);
       mounting turns the view to the horse's heading (a stray horse faces any way, so replayed
-      rides go astray).
+      rides go astray); the summit's clearing runs 32 m further west and search_for_john's
+      route line ends where the path comes up, with John about 18-42 m off it (he must be looked
+      for, on the minimap or the screen), Javier's leash there 60 m.
     * v1: seeded content, partial credit, curated skills, capped composite
       skills, the evaluation profile.
     * v0: first release.
