@@ -100,8 +100,9 @@ class RDR2Env(GameEnv):
       0.8-1.3 s per cycle and, after a shot, with a chance of 0.15-0.45 runs to a cover at least
       20° further round (within 18 m), else moves up on Dutch (a cover 2 m or more nearer,
       within 9 m, or 4 m over open ground, no nearer than 5 m);
-    * John anywhere in the west of the summit's clearing, about 18-42 m west of the route line's end
-      (±11 m east-west, ±3 m north-south of its middle), with everything placed around him;
+    * John anywhere in the west of the summit's clearing, about 18-42 m west of the route
+      line's end (±11 m east-west, ±3 m north-south of its middle), with everything placed
+      around him;
     * 3-5 wolves that appear 13-24 m from where kill_wolves starts, each circling the player
       for 1-5 s (its own way round) before it charges, and again after each bite;
     * the general store on one of the town's 6 plots (the others closed houses), its clerk,
