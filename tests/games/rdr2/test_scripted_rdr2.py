@@ -110,3 +110,13 @@ def test_aim_point_inverts_angle_to_point(yaw: float, pitch: float) -> None:
     x, y = nav.aim_point(yaw, pitch, 1280, 720, 70.0)
     back = vision.angle_to_point(x, y, 1280, 720, 70.0)
     assert back[0] == pytest.approx(yaw, abs=0.15) and back[1] == pytest.approx(pitch, abs=0.15)
+
+
+def test_open_bearing_points_along_the_players_own_ground() -> None:
+    from agents.scripted.rdr2_eyes import open_bearing
+
+    mm = np.full((47, 47, 3), 90, np.uint8)  # walls
+    mm[14:34, 0:30] = 220  # a strip of ground running off to the left (west of the arrow)
+    assert -105.0 <= open_bearing(mm) <= -60.0  # of equal runs, the one nearest ahead
+    mm[0:30, 14:34] = 220  # and as long a way ahead
+    assert open_bearing(mm) == 0.0

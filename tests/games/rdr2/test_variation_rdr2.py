@@ -190,3 +190,10 @@ def test_clearance_at_least_answers_as_the_whole_clearance_compares():
             answers.add(got)
         assert ground.clearance_at_least(a, b, solids, float("nan")) is False
     assert answers == {True, False}
+
+
+def test_john_lies_off_the_route_lines_end_so_he_must_be_looked_for() -> None:
+    for seed in SEEDS:
+        s = make("mission2", "search_for_john", seed=seed, vary=True).state
+        john, end = s.npcs["john"], s.checkpoint_route[-1]
+        assert math.dist((john.x, john.y), end) >= 15.0, (seed, john.x, john.y, end)
