@@ -83,7 +83,7 @@ def test_run_writes_results_table_csv_and_videos(tmp_path, capsys):
             "game_time",
             "metrics",
         } <= set(r)
-        assert r["env_id"] == "GCC/Stardew-Shopping-v0" and r["policy"] == "random"
+        assert r["env_id"] == "GCC/Stardew-Shopping-v1" and r["policy"] == "random"
         assert r["steps"] == 100 and r["success"] is False
         assert (out / r["video"]).stat().st_size > 1000
     csv_lines = (out / "results.csv").read_text().splitlines()

@@ -39,7 +39,7 @@ def test_meta_names_env_kwargs_seed_policy_and_versions(random_dataset):
     ep = next(load(out))
     m = ep.meta
     assert m["format_version"] == FORMAT_VERSION and m["complete"] is True
-    assert m["env_id"] == "GCC/Stardew-FarmClearup-v0" and m["seed"] == 1  # the version made
+    assert m["env_id"] == "GCC/Stardew-FarmClearup-v1" and m["seed"] == 1  # the version made
     assert m["make_kwargs"]["obs_size"] == list(SIZE) and m["max_episode_steps"] == 12
     assert m["policy"] == "random" and m["time_mode"] == "lockstep"
     assert {"gcc-gym", "gymnasium", "numpy", "opencv"} <= set(m["versions"])

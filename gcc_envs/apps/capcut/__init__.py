@@ -19,7 +19,7 @@ from gcc_envs.core.spec import SuiteSpec
 SUITE = SuiteSpec(
     key="capcut",
     title="CapCut",
-    version=0,  # the ids' -vN: bump on a change that alters results (card: Version History)
+    version=1,  # the ids' -vN: bump on a change that alters results (card: Version History)
     tasks=load_tasks(Path(__file__).parent / "data" / "tasks.toml"),
     checkers="gcc_envs.apps.capcut.checkers",
     programs=("shotcut", "melt", "ffprobe", "ffmpeg"),

@@ -28,6 +28,10 @@ class SoftwareEnv(SuiteEnv):
       topic (found in the history), its appearance task asks for up to four more settings;
       Outlook's junk task moves the junk folder (see its table). Replays are checked on random
       seed pairs (``benchmarks/apps_fairness.py``).
+    * v1 (Meitu, CapCut; issue 26): pictures in one of 16 folders; the photo to edit named by
+      its subject ("the photo of the red boat") among four look-alike scenes; 1 of 10 files or
+      sets of photos; music, project, trim points, sticker and goal second from pools of
+      48-144; CutAtGoal's tolerance 0.2 s (was 0.4 s).
     * v0: first release (the paper's tasks, 2-12 variants each).
     """
 

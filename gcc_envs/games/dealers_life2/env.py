@@ -109,7 +109,7 @@ class DealersLife2Env(GameEnv):
 
     ## Version History
     * v0 (unversioned ids): first release.
-    * v0, second round (issue 26): profit, reward and success at true worth (shelf-at-cost
+    * v1 (issue 26): profit, reward and success at true worth (shelf-at-cost
       figures kept as ``*_at_cost``); success needs $50 (Day) / $1,000 (Week) of it;
       ``counter_offer(price)`` in dollars (it read a share of the offer off the screen; that
       is now the assistive ``counter_share``, off by default); sellers open higher (ask 1.13 x

@@ -98,7 +98,8 @@ class SkylinesEnv(GameEnv):
     ``step_seconds``, ``think_time``, ``render_mode``, ``shaping``.
 
     ## Version History
-    * v0 (unversioned ids): first release. BuildCity's population threshold rose from 440
+    * v0 (unversioned ids): first release.
+    * v1 (issue 26): BuildCity's population threshold rose from 440
       (Little Hamlet, the first milestone) to 1,000 (the paper's figure); ``UseSkills`` now
       passes ``DONE``/``FAIL``, so the instruction's "Say DONE" works through the skills.
     """

@@ -77,8 +77,9 @@ class StardewEnv(GameEnv):
 
     ## Version History
     * v0 (unversioned ids): first release; seeded start, furniture, field, weather and shop.
-      Cultivation then started beside the bed in one of 6 layouts (6 first frames); now
-      anywhere in the house, any facing, 12 layouts (20 seeds, 20 different first frames).
+    * v1 (issue 26): Cultivation started beside the bed in one of 6 layouts (6 first frames);
+      now anywhere in the house, any facing, 12 layouts (20 seeds, 20 different first
+      frames); every task's farmhouse is one of the 12 and its seeded draws changed.
     """
 
     game_spec = GAME

@@ -67,7 +67,7 @@ def test_every_record_carries_the_whole_resolved_config(tmp_path: Path) -> None:
     assert first["status"] == "ok" and first["success"] is True and first["attempts"] == 1
     cfg = first["config"]
     assert cfg["env_id"] == "GCC/Stardew-FarmClearup" and cfg["seed"] == 0
-    assert first["versioned_id"] == "GCC/Stardew-FarmClearup-v0"
+    assert first["versioned_id"] == "GCC/Stardew-FarmClearup-v1"
     assert cfg["env_kwargs"] == {"obs_size": [90, 160]}
     assert cfg["policy"] == "scripted" and cfg["policy_kwargs"] == {"seed": 0, "privileged": True}
     assert cfg["suite"]["name"] == "quick" and len(cfg["suite"]["sha256"]) == 64
