@@ -353,7 +353,7 @@ def _timed(
 ) -> dict[str, Any]:
     t0 = time.perf_counter()
     row = evaluate(t, seeds, obs, policies)
-    line = markdown([row], seeds, "").splitlines()[-3]
+    line = next(x for x in markdown([row], seeds, "").splitlines() if x.startswith(f"| {t.game} |"))
     print(f"{time.perf_counter() - t0:.0f} s {line}", file=sys.stderr, flush=True)
     return row
 
