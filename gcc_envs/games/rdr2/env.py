@@ -86,8 +86,8 @@ class RDR2Env(GameEnv):
 
     * every start, placement, companion route and route-line point: moved up to 3 m to open
       ground of the same kind (same level, indoors or out, same named areas; routes stay
-      walkable); start views turned up to ±30° (Mission 3 ±20°), rides that start on foot face
-      any way; the time of day +0-30 min; the view a further ±5°;
+      walkable); start views turned up to ±30° (Mission 3 ±20°), rides that start on foot and
+      kill_wolves face any way; the time of day +0-30 min; the view a further ±5°;
     * your horse has wandered 5-12 m off, any direction, where a ride starts (follow_dutch,
       return_to_camp, follow_javier, return_to_camp);
     * the hitching post on one of 8 spots of the yard, the barn horse in one of 5 stalls (then
@@ -150,7 +150,8 @@ class RDR2Env(GameEnv):
       mounting turns the view to the horse's heading (a stray horse faces any way, so replayed
       rides go astray); the summit's clearing runs 32 m further west and search_for_john's
       route line ends where the path comes up, with John about 18-42 m off it (he must be looked
-      for, on the minimap or the screen), Javier's leash there 60 m.
+      for, on the minimap or the screen), Javier's leash there 60 m; kill_wolves starts facing
+      any way.
     * v1: seeded content, partial credit, curated skills, capped composite
       skills, the evaluation profile.
     * v0: first release.
