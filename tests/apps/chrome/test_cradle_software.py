@@ -51,7 +51,7 @@ PLANS = {
         "wait(seconds=1.5)\npress_key(key='enter')",
     ]),
     # the player settles after each key (pause, seek) before the next edit or in/out key
-    "GCC/CapCut-TrimFirstAndLast": ("shotcut", {"cut_start": "1", "cut_end": "5"}, [
+    "GCC/CapCut-TrimFirstAndLast": ("shotcut", {"start": "1", "end": "5"}, [
         "wait(seconds=1)\nclick_at(x=780, y=270)", "press_key(key='k')\nwait(seconds=1)",
         "double_click_at(x=692, y=426)\nhotkey(keys='ctrl+a')",
         "type_text(text='00:00:05:00')\npress_key(key='enter')", "wait(seconds=1)\nclick_at(x=780, y=270)",
