@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import os
 import shutil
+import string
 from collections import deque
 
 import cv2
@@ -41,9 +42,10 @@ PLANS = {
         "wait(seconds=2)\nclick_at(x=128, y=244)", "wait(seconds=1.5)\nclick_at(x=435, y=140)",
         "hotkey(keys='ctrl+a')\npress_key(key='delete')",
     ]),
-    "GCC/Meitu-ApplyFilter": ("gimp", {"picture": "A_picture.jpg"}, [
+    # which of the four scenes is the red boat is drawn at setup: $picture is filled after reset
+    "GCC/Meitu-ApplyFilter": ("gimp", {"colour": "red", "subject": "boat"}, [
         "hotkey(keys='ctrl+o')\nwait(seconds=1.5)", "hotkey(keys='alt+home')\nhotkey(keys='ctrl+l')",
-        "type_text(text='Pictures/A_picture.jpg')\npress_key(key='enter')", "wait(seconds=2.5)",
+        "type_text(text='Pictures/$folder/$picture')\npress_key(key='enter')", "wait(seconds=2.5)",
         "click_at(x=200, y=680)\npress_key(key='/')", "wait(seconds=1)\ntype_text(text='Value Invert')",
         "wait(seconds=1)\npress_key(key='enter')", "wait(seconds=1)\nhotkey(keys='ctrl+shift+e')",
         "wait(seconds=1.5)\nhotkey(keys='ctrl+a')",
@@ -102,12 +104,14 @@ def test_cradle_does_one_task_of_each_app_through_the_software_prompts(env_id, m
     server = FakeOpenAI(token="test-token").start()
     env = ChunkVideo(DrawPointer(gym.make(env_id)), max_frames=4)
     try:
-        server.script(*[model(actions)] * 400)
         policy = CradlePolicy(
             env, base_url=server.base_url, api_key_env=KEY, game="desktop/software"
         )
         assert policy.max_calls == 2
         obs, info = env.reset(seed=fairness.seed_choosing(env, choices))
+        drawn = env.unwrapped.episode.vars  # values setup drew after the choices ($picture)
+        actions = [string.Template(a).substitute(drawn) for a in actions]
+        server.script(*[model(actions)] * 400)
         policy.reset(info)
         success = False
         for _ in range(len(actions) + 12):
