@@ -30,13 +30,14 @@ from __future__ import annotations
 import mmap
 import os
 import struct
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, overload
+from typing import Any
 
 import numpy as np
 
 from gcc_envs.datasets.checksums import digest
+from gcc_envs.datasets.frames import LazyFrames
 from gcc_envs.errors import DataError
 
 #: The stream's file name in an episode folder.
@@ -142,41 +143,17 @@ class StreamReader:
         return np.frombuffer(raw, np.uint8).reshape(self.shape).copy()
 
 
-class StreamFrames(Sequence[np.ndarray]):
+class StreamFrames(LazyFrames):
     """The frames of one episode's stream, decoded when indexed or iterated."""
 
     def __init__(
         self, reader: StreamReader, count: int, digests: Sequence[str | None] | None = None
     ) -> None:
+        super().__init__(count, reader.shape, digests)
         self.reader = reader
-        self.shape = reader.shape
-        self._count = count
-        self.digests = list(digests) if digests is not None else [None] * count
 
-    def __len__(self) -> int:
-        return self._count
-
-    @overload
-    def __getitem__(self, index: int) -> np.ndarray: ...
-    @overload
-    def __getitem__(self, index: slice) -> np.ndarray: ...
-    def __getitem__(self, index: int | slice) -> np.ndarray:
-        if isinstance(index, slice):
-            idx = range(*index.indices(self._count))
-            out = np.empty((len(idx), *self.shape), np.uint8)
-            for j, i in enumerate(idx):
-                out[j] = self[i]
-            return out
-        i = int(index)
-        if i < 0:
-            i += self._count
-        if not 0 <= i < self._count:
-            raise IndexError(f"frame {index} out of range (episode has {self._count})")
+    def _read(self, i: int) -> np.ndarray:
         return self.reader.read(i, self.digests[i])
-
-    def __iter__(self) -> Iterator[np.ndarray]:
-        for i in range(self._count):
-            yield self[i]
 
     def __repr__(self) -> str:
         return f"StreamFrames({self._count} x {self.shape}, {self.reader.path})"

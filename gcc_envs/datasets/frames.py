@@ -137,21 +137,20 @@ def count_frames(folder: Path) -> int:
     return n
 
 
-class Frames(Sequence[np.ndarray]):
-    """The frames of one episode, read from disk when indexed or iterated."""
+class LazyFrames(Sequence[np.ndarray]):
+    """An episode's frames, each read and checked (``digests``) when indexed or iterated; a
+    subclass says how one frame is read (:meth:`_read`)."""
 
     def __init__(
-        self,
-        folder: Path,
-        count: int,
-        shape: tuple[int, ...],
-        digests: Sequence[str | None] | None = None,
+        self, count: int, shape: tuple[int, ...], digests: Sequence[str | None] | None = None
     ) -> None:
-        self.folder = folder
         self.shape = tuple(shape)
         self._count = count
         #: per frame, the checksum each read is checked against (None: not checked)
         self.digests = list(digests) if digests is not None else [None] * count
+
+    def _read(self, i: int) -> np.ndarray:
+        raise NotImplementedError
 
     def __len__(self) -> int:
         return self._count
@@ -172,11 +171,28 @@ class Frames(Sequence[np.ndarray]):
             i += self._count
         if not 0 <= i < self._count:
             raise IndexError(f"frame {index} out of range (episode has {self._count})")
-        return read_frame(self.folder / frame_name(i), self.shape, self.digests[i])
+        return self._read(i)
 
     def __iter__(self) -> Iterator[np.ndarray]:
         for i in range(self._count):
             yield self[i]
+
+
+class Frames(LazyFrames):
+    """The frames of one episode as PNG files, read from disk when indexed or iterated."""
+
+    def __init__(
+        self,
+        folder: Path,
+        count: int,
+        shape: tuple[int, ...],
+        digests: Sequence[str | None] | None = None,
+    ) -> None:
+        super().__init__(count, shape, digests)
+        self.folder = folder
+
+    def _read(self, i: int) -> np.ndarray:
+        return read_frame(self.folder / frame_name(i), self.shape, self.digests[i])
 
     def __repr__(self) -> str:
         return f"Frames({self._count} x {self.shape}, {self.folder})"
