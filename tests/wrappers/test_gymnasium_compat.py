@@ -57,7 +57,9 @@ def test_record_episode_statistics_over_a_wrapper_stack(env_id, walk):
         obs, _, term, trunc, info = env.step(walk(env_id).code)
         steps += 1
         done = term or trunc
-    assert info["episode"]["l"] == steps == 5
+    # the statistics count every step; the walk runs to the limit unless the game ends it first
+    # (Mission 2, seed 0: the player walks away from the horse and fails at step 4)
+    assert info["episode"]["l"] == steps and (steps == 5 or term)
     assert 1 <= obs["count"] <= info["frames_recorded"] + 1 and info["stuck_steps"] >= 0
 
 

@@ -122,6 +122,20 @@ def _start(
     return x, y, facing
 
 
+def _nearest_free(m: MapData, loc: LocationState, x: int, y: int) -> tuple[int, int]:
+    """The free tile nearest (x, y) that no obstacle or warp covers (ties: row, then column)."""
+    tiles = (
+        (abs(i - x) + abs(j - y), j, i)
+        for j in range(m.height)
+        for i in range(m.width)
+        if m.solid[j * m.width + i] == FREE
+        and (i, j) not in loc.obstacles
+        and (i, j) not in m.warp_at
+    )
+    _, j, i = min(tiles)
+    return i, j
+
+
 def _shop(data: GameData, rng: np.random.Generator) -> tuple[tuple[str, int], ...]:
     """This episode's stock (always-stocked items plus a random subset, shuffled) and prices."""
     least = data.shop_min_items or len(data.shop_stock)
@@ -155,6 +169,11 @@ def new_world(data: GameData, scenario: str, rng: np.random.Generator) -> WorldS
 
     here = map_of(sc.location)
     x, y, facing = _start(sc, here, LocationState(sc.location), rng)
+    fixed = LocationState(sc.location)  # the map's own objects: the start is never under one
+    for p in here.objects:
+        place_obstacle(fixed, data, p.kind, p.x, p.y)
+    if (x, y) in fixed.obstacles:  # the nearest free tile instead (other starts stay as drawn)
+        x, y = _nearest_free(here, fixed, x, y)
     near_start = {(x + i, y + j) for i in (-1, 0, 1) for j in (-1, 0, 1)}
     for name in data.maps:
         m = map_of(name)
