@@ -31,4 +31,3 @@ def test_every_software_suite_is_covered():
 def test_two_seeds_rarely_share_a_variant(row):
     rate = fairness.collision_rate(row, range(100))
     assert rate <= 0.05, f"{rate:.3f} of seed pairs share a variant: widen the task's pools"
-

@@ -437,9 +437,7 @@ def _enemy_fire(state: WorldState, npc: NPC, target: NPC | None, rng: np.random.
     moving = target is None and p.moving
     close = d <= POINT_BLANK_M  # near enough to shoot round any cover
     covered = (
-        not close
-        and shielded(state, tx, ty, npc.x, npc.y)
-        and (target is not None or p.in_cover)
+        not close and shielded(state, tx, ty, npc.x, npc.y) and (target is not None or p.in_cover)
     )
     chance = hit_chance(d, covered, moving)
     for _ in range(BURST):
