@@ -37,7 +37,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
-from functools import partial
+from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -222,6 +222,7 @@ def nothing(t: Target, obs: tuple[int, int], seed: int) -> Episode:
         env.close()
 
 
+@cache  # read once per process, not once per episode
 def game_blind(game: str) -> dict[str, Callable[[int], Callable[[np.ndarray, dict], str]]]:
     """The game's own blind policies (``benchmarks/blind/<game>.py``'s ``POLICIES``), if any."""
     path = Path(__file__).with_name("blind") / f"{game}.py"
