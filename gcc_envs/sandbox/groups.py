@@ -11,6 +11,8 @@ from collections.abc import Callable
 
 log = logging.getLogger(__name__)
 
+_KILLED_WAIT_S = 2.0  # the most a stop waits for killed processes to exit
+
 
 def stop_group(proc: subprocess.Popen[bytes], timeout_s: float = 3.0) -> None:
     """End ``proc`` and its process group: SIGTERM, up to ``timeout_s`` for the program to
@@ -43,6 +45,11 @@ def terminate(pid: int, timeout_s: float, ended: Callable[[], bool] | None = Non
     _kill(-pid, signal.SIGKILL)
     for kid in kids:
         _kill(kid, signal.SIGKILL)
+    # SIGKILL is delivered at once but a loaded machine may take a moment to run the exits:
+    # wait (briefly) so the caller sees the program gone, not merely signalled.
+    deadline = time.monotonic() + _KILLED_WAIT_S
+    while not (done() and not any(map(_alive, kids))) and time.monotonic() < deadline:
+        time.sleep(0.01)
 
 
 def children(pid: int) -> list[int]:
