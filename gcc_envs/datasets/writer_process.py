@@ -63,16 +63,16 @@ class WriterProcess:
         self._send(b"B", json.dumps({"folder": str(folder), "meta": meta, "fsync": fsync}).encode())
 
     def step(self, line: bytes, bgr: np.ndarray) -> None:
+        """The row and its frame as one write (one system call a step: measured faster at
+        84x84 than a write per message)."""
         self._check()
-        self._send(b"R", line, flush=False)
-        self.frame(bgr)
+        head = _frame_head(bgr)
+        pixels = np.ascontiguousarray(bgr).data.cast("B")
+        rf = (MSG.pack(b"R", len(line)), line, MSG.pack(b"F", len(head) + bgr.nbytes), head, pixels)
+        self._write(b"".join(rf))
 
     def frame(self, bgr: np.ndarray) -> None:
-        params = png_params(bgr.shape)
-        c = bgr.shape[2] if bgr.ndim == 3 else 0
-        head = FRAME.pack(bgr.shape[0], bgr.shape[1], c, len(params))
-        head += struct.pack(f"<{len(params)}i", *params)
-        self._send(b"F", head, extra=bgr.data)
+        self._send(b"F", _frame_head(bgr), extra=bgr.data)
 
     def end(self, result: dict[str, Any]) -> None:
         self._send(b"E", json.dumps(result).encode())
@@ -90,14 +90,16 @@ class WriterProcess:
     def close(self) -> None:
         self._finalizer()
 
-    def _send(self, kind: bytes, payload: bytes, extra: Any = None, flush: bool = True) -> None:
+    def _send(self, kind: bytes, payload: bytes, extra: Any = None) -> None:
         size = len(payload) + (extra.nbytes if extra is not None else 0)
+        self._write(MSG.pack(kind, size) + payload, extra)
+
+    def _write(self, data: bytes, extra: Any = None) -> None:
         try:
-            self._in.write(MSG.pack(kind, size) + payload)
+            self._in.write(data)
             if extra is not None:
                 self._in.write(extra)
-            if flush:
-                self._in.flush()
+            self._in.flush()
         except (BrokenPipeError, ValueError):
             raise DataError(
                 f"the dataset writer process stopped (exit code {self._proc.poll()})"
@@ -108,6 +110,14 @@ class WriterProcess:
         if os.name == "posix" and select.select([self._out], [], [], 0)[0]:
             line = self._out.readline().decode().strip()
             raise DataError(f"recording failed: {line[6:] if line else 'writer process stopped'}")
+
+
+def _frame_head(bgr: np.ndarray) -> bytes:
+    """An ``F`` message's header: the frame's shape and its PNG parameters."""
+    params = png_params(bgr.shape)
+    c = bgr.shape[2] if bgr.ndim == 3 else 0
+    head = FRAME.pack(bgr.shape[0], bgr.shape[1], c, len(params))
+    return head + struct.pack(f"<{len(params)}i", *params)
 
 
 def _grow_pipe(fd: int) -> None:
