@@ -23,9 +23,12 @@
   ``h5py``) each episode's Arrow file is rewritten with Arrow's zstd buffer compression (level
   :data:`ZSTD_LEVEL`), which ``minari.load_dataset`` reads as it is; ``benchmarks/
   perf_dataset.py`` measures the export's size against the native dataset's.
-* Not compact: the observation ``Box``'s bounds. Minari 0.5 writes them one per pixel (25.8 MB
-  of ``metadata.json`` at 1280x720, ~60 KB at 84x84) and its reader needs that form: Gymnasium
-  1.x refuses the 0-d bounds arrays Minari would build from scalars.
+* Not compact: the observation ``Box``'s bounds. Minari 0.5 writes them one per pixel and its
+  reader needs that form (Gymnasium 1.x refuses the 0-d bounds arrays Minari would build from
+  scalars); the export rewrites the spaces' JSON without spaces (``metadata.json`` at 1280x720:
+  20.3 MB where Minari writes 25.8 MB), which Minari reads and keeps. A 1280x720 export is
+  therefore ~20 MB plus ~0.4x the native frames' bytes: at most 2x the native dataset from
+  ~360 steps on (``benchmarks/perf_dataset.py --only export --export-steps 400``: 1.84x).
 * ``MINARI_DATASETS_PATH`` says where datasets go. Episodes are added one at a time, so memory
   holds one episode's frames at most.
 """
@@ -59,6 +62,8 @@ ACTION_MODES = ("auto", "space", "code", "events")
 #: frame, so repeats between frames compress (benchmarks/perf_dataset.py: level 3 writes 2.6x
 #: the bytes of level 9 for Stardew, at about the same speed).
 ZSTD_LEVEL = 9
+#: Minari's metadata file in a dataset's data folder.
+METADATA = "metadata.json"
 
 
 #: Minari 0.5.3 (the last release for Python 3.10) reads some frame shapes back scrambled
@@ -211,6 +216,18 @@ def _compress(folder: Path, level: int = ZSTD_LEVEL) -> None:
         os.replace(tmp, path)
 
 
+def _compact_spaces(metadata: Path) -> None:
+    """Rewrite the spaces in Minari's ``metadata.json`` as JSON without spaces (the same
+    values; Minari's ``update_metadata`` reads the file back, so later updates keep them)."""
+    raw = json.loads(metadata.read_text())
+    for key in ("observation_space", "action_space"):
+        if isinstance(raw.get(key), str):
+            raw[key] = json.dumps(json.loads(raw[key]), separators=(",", ":"))
+    tmp = metadata.with_name(f".{metadata.name}.tmp")
+    tmp.write_text(json.dumps(raw))
+    os.replace(tmp, metadata)
+
+
 def export_minari(
     source: str | os.PathLike[str],
     dataset_id: str,
@@ -260,6 +277,7 @@ def export_minari(
                     dataset.update_dataset_from_buffer([_buffer(minari, ep, mode, action_space)])
                 if data_format == "arrow":
                     _compress(data / str(i))
+            _compact_spaces(data / METADATA)
             dataset.storage.update_metadata({"dataset_size": dataset.storage.get_size()})
     except BaseException:
         shutil.rmtree(path, ignore_errors=True)  # no half-written dataset under this id

@@ -81,6 +81,18 @@ def test_export_compresses_frames_losslessly(random_dataset):
         assert np.array_equal(got.observations, ep.frames[:])
 
 
+def test_export_writes_the_spaces_compactly_and_minari_keeps_them(random_dataset):
+    out, _ = random_dataset
+    ds = export_minari(out, "gcc/farm-compact-v0")
+    metadata = Path(ds.storage.data_path) / "metadata.json"
+    raw = json.loads(metadata.read_text())
+    assert ", " not in raw["observation_space"] and ", " not in raw["action_space"]
+    ds.storage.update_metadata({"description": "edited"})  # Minari rewrites the file
+    again = minari.load_dataset("gcc/farm-compact-v0")
+    assert ", " not in json.loads(metadata.read_text())["observation_space"]
+    assert again.observation_space == ds.observation_space
+
+
 def test_export_refuses_an_existing_id_and_space_actions_it_does_not_have(tmp_path):
     data = tmp_path / "data"
     record(data, [4], policy=lambda t: "WAIT", steps=2)
