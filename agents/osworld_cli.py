@@ -155,7 +155,7 @@ def cmd_osworld(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_osworld_parser(sub: Any) -> None:
+def add_parser(sub: Any) -> None:
     """The ``osworld`` subcommand of ``gcc-gym``."""
     o = sub.add_parser("osworld", help="run OSWorld task files on this desktop")
     osub = o.add_subparsers(dest="osworld_command", required=True)
@@ -177,14 +177,14 @@ def add_osworld_parser(sub: Any) -> None:
         "--llm-max-calls", type=int, default=200, help="--policy cradle: LMM calls per task"
     )
     r.add_argument("--quiet", action="store_true", help="no per-task lines")
-    r.set_defaults(func=cmd_osworld)
+    r.set_defaults(handler=cmd_osworld)
     s = osub.add_parser("serve", help="serve this display's OSWorld episodes (setup, scoring)")
     s.add_argument("--display", required=True, help="the X display serve-desktop serves (:N)")
     s.add_argument("--token-file", help="file holding the shared secret (8+ characters)")
     s.add_argument("--token", help="the secret itself (shown by ps; or GCC_REMOTE_TOKEN)")
     s.add_argument("--host", default="127.0.0.1", help="interface to bind (loopback by default)")
     s.add_argument("--port", type=int, default=8766, help="0 picks a free port")
-    s.set_defaults(func=cmd_serve)
+    s.set_defaults(handler=cmd_serve)
     u = osub.add_parser(
         "support", help="which tasks this machine can run, and why not (runs nothing)"
     )
@@ -194,7 +194,7 @@ def add_osworld_parser(sub: Any) -> None:
     )
     u.add_argument("--json", help="write every task's reasons (online and offline) here")
     u.add_argument("--quiet", action="store_true", help="the table only, no line per blocked task")
-    u.set_defaults(func=cmd_support)
+    u.set_defaults(handler=cmd_support)
     c = osub.add_parser("cache", help="the download cache of the task files' web files")
     what = c.add_mutually_exclusive_group(required=True)
     what.add_argument(
@@ -227,7 +227,7 @@ def add_osworld_parser(sub: Any) -> None:
         metavar="PREFIX=REPLACEMENT",
         help="fetch URLs starting with PREFIX from REPLACEMENT (a mirror)",
     )
-    c.set_defaults(func=cmd_cache)
+    c.set_defaults(handler=cmd_cache)
 
 
 def _task_files(paths: Sequence[str]) -> list[Path]:
@@ -330,7 +330,7 @@ def cmd_support(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from agents.cli import warn_token_in_argv
+    from agents.commands.options import warn_token_in_argv
     from gcc_envs.httpd import read_token
     from gcc_envs.osworld.remote import serve
 

@@ -61,9 +61,10 @@ def cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_parsers(sub: Any) -> None:
+def add_parser(sub: Any) -> None:
     """Add ``bench`` and ``report`` to the ``gcc-gym`` subparsers."""
     b = sub.add_parser("bench", help="run a suite file of env × policy × seed episodes")
+    b.set_defaults(handler=cmd_bench)
     b.add_argument("suite", help="a suite TOML file, e.g. benchmarks/suites/smoke.toml")
     b.add_argument("--out", required=True, help="folder of results.jsonl (and the report)")
     b.add_argument(
@@ -97,9 +98,7 @@ def add_parsers(sub: Any) -> None:
         help="refuse a suite of more episodes, before anything runs (default: %(default)s)",
     )
     r = sub.add_parser("report", help="tables (Markdown, CSV) and PNG plots of a bench run")
+    r.set_defaults(handler=cmd_report)
     r.add_argument("dir", help="the --out folder of gcc-gym bench")
     r.add_argument("--no-plots", action="store_true", help="tables only (no matplotlib)")
     r.add_argument("--quiet", action="store_true", help="write the files without printing")
-
-
-COMMANDS = {"bench": cmd_bench, "report": cmd_report}

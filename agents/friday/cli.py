@@ -77,6 +77,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "its critic accepts go into the store. Writes a log with the critic's verdict beside the "
         "env's where the env gives one.",
     )
+    p.set_defaults(handler=run)
     p.add_argument("env_id", help="a registered id, e.g. GCC/OSWorld")
     p.add_argument("--objective", required=True, help="what to learn, in words")
     p.add_argument("--policy", default="friday", choices=["friday"], help="who learns")

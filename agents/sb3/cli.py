@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from agents.commands.options import DefaultsFormatter
 from gcc_envs.errors import GCCError
 
 
@@ -22,14 +23,15 @@ def _threads(text: str) -> int | None:
     return value
 
 
-def add_parser(sub: Any, formatter_class: type[argparse.HelpFormatter]) -> None:
+def add_parser(sub: Any) -> None:
     t = sub.add_parser(
         "train",
         help="train an SB3 agent on a lockstep simulator (sb3 extra)",
         description="Train a Stable-Baselines3 agent on a lockstep simulator; write model.zip, "
         "gcc_train.json (what gcc-gym run --policy sb3 reads) and evaluations.json.",
-        formatter_class=formatter_class,
+        formatter_class=DefaultsFormatter,
     )
+    t.set_defaults(handler=run)
     t.add_argument("env_id", help="a simulator id, e.g. GCC/Stardew-FarmClearup (gcc-gym list)")
     t.add_argument("--algo", default="ppo", choices=["ppo", "a2c", "dqn"], help="SB3 algorithm")
     t.add_argument("--steps", type=int, default=100_000, help="environment steps to train for")

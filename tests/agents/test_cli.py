@@ -41,6 +41,30 @@ def test_train_help_gives_every_option_a_text_and_its_default():
         assert default in text
 
 
+def test_every_command_has_one_handler_from_its_own_module():
+    import argparse
+
+    from agents.cli import build_parser
+    from agents.commands import MODULES
+
+    def leaves(parser):
+        subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+        if not subs:
+            yield parser
+        for sub in subs:
+            for child in sub.choices.values():
+                yield from leaves(child)
+
+    commands = list(leaves(build_parser()))
+    assert len(commands) >= len(MODULES) + 4  # bench+report, osworld's four
+    owners = set()
+    for parser in commands:
+        handler = parser.get_default("handler")
+        assert callable(handler), f"{parser.prog} has no handler"
+        owners.add(handler.__module__)
+    assert owners == set(MODULES)
+
+
 def test_train_table_prints_timesteps_as_whole_numbers():
     from agents.sb3.cli import format_history
 
