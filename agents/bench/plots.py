@@ -13,8 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from agents.bench.report import file_name
-from agents.bench.tables import games, label, of_game, policies, stat, task_info
+from agents.bench.tables import file_name, games, label, of_game, policies, stat, task_info
 from gcc_envs.errors import MissingExtraError
 
 

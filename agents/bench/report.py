@@ -14,14 +14,16 @@ from __future__ import annotations
 
 import csv
 import math
-import re
 from pathlib import Path
 from typing import Any
 
 from agents.bench.layout import cell, print_rich
+from agents.bench.learning import read_learning
+from agents.bench.learning_tables import learning_plot, learning_tables
+from agents.bench.plots import write_plots
 from agents.bench.records import Problem, ResultsFile
 from agents.bench.schema import CLASSES, episode_class
-from agents.bench.tables import Rate, Stat, Table, all_tables, relabel
+from agents.bench.tables import Rate, Stat, Table, all_tables, file_name, relabel
 from gcc_envs.errors import GCCError
 
 __all__ = ["cell", "csv_rows", "headline", "load_records", "print_rich", "report", "to_markdown"]
@@ -61,11 +63,6 @@ def csv_rows(table: Table) -> tuple[list[str], list[list[Any]]]:
     return head, body
 
 
-def file_name(name: str) -> str:
-    """A name safe as a file name (``GCC/X`` → ``GCC-X``)."""
-    return re.sub(r"[^A-Za-z0-9_.-]+", "-", name)
-
-
 def write_csv(table: Table, path: Path) -> None:
     head, body = csv_rows(table)
     with open(path, "w", newline="") as f:
@@ -103,9 +100,6 @@ def report(
     out_dir: str | Path, plots: bool = True, show: bool = True
 ) -> tuple[list[Table], list[Path]]:
     """Write (and print) the tables and plots of the run in ``out_dir``; the files written."""
-    from agents.bench.learning import read_learning
-    from agents.bench.learning_tables import learning_plot, learning_tables
-
     learned = read_learning(out_dir)
     try:
         loaded, problems = load_records(out_dir)
@@ -132,8 +126,6 @@ def report(
         write_csv(t, path)
         files.append(path)
     if plots:
-        from agents.bench.plots import write_plots
-
         files += write_plots(records, folder) if records else []
         plot = learning_plot(learned, folder)
         files += [plot] if plot is not None else []

@@ -19,6 +19,7 @@ ran (:mod:`agents.bench.stats`). Runs with repeats get pass@k, pass^k and flip r
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -395,3 +396,12 @@ def all_tables(records: Sequence[dict[str, Any]]) -> list[Table]:
         out += [t for t in extra if t is not None]
         out += metrics_tables(records, game)
     return [without_empty_columns(t) for t in out]
+
+
+def file_name(name: str) -> str:
+    """A name safe as a file name (``GCC/X`` → ``GCC-X``).
+
+    >>> file_name("GCC/Stardew-Cultivation: scripted")
+    'GCC-Stardew-Cultivation-scripted'
+    """
+    return re.sub(r"[^A-Za-z0-9_.-]+", "-", name)

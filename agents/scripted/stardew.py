@@ -57,7 +57,7 @@ class StardewScript:
                 )
         else:
             from agents.scripted.stardew_frames import FrameReader
-            from gcc_envs.games.stardew.sim.data import load_data
+            from gcc_envs.games.stardew.sim.loader import load_data
 
             self.reader = FrameReader(load_data())  # the game's published maps and art
         self._view: WorldState | None = None

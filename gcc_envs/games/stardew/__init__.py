@@ -23,8 +23,8 @@ GAME = GameSpec(
     # The paper's agent selects a tool, then uses it: two skill calls per step.
     max_skill_calls=2,
     skill_grid=f"{_PKG}.skills:SKILL_GRID",
-    state_mirror=f"{_PKG}.live:state_mirror",
-    publish_state=f"{_PKG}.live:publish_state",
+    state_mirror=f"{_PKG}.snapshot:StardewMirror",
+    publish_state=f"{_PKG}.snapshot:to_json",
     walk=WalkHint(
         "move_down(duration=0.5)\nmove_up(duration=0.5)",
         (("KeyPress", "s"), ("KeyPress", "w")),

@@ -7,8 +7,6 @@ number keys select toolbar slots.
 
 from __future__ import annotations
 
-from typing import Any
-
 from gcc_envs.core.profile import LiveProfile
 
 KEYS = (
@@ -48,17 +46,3 @@ PROFILE = LiveProfile(
         "toolbar": (0.25, 0.88, 0.5, 0.12),
     },
 )
-
-
-def publish_state(state: Any) -> dict[str, Any]:
-    """The simulator's world as JSON, for ``gcc-gym play --state-file`` (see ``snapshot``)."""
-    from gcc_envs.games.stardew.snapshot import to_json
-
-    return to_json(state)
-
-
-def state_mirror() -> Any:
-    """Rebuilds a published world for a state-file judge (probe and ``sim`` for scripts)."""
-    from gcc_envs.games.stardew.snapshot import StardewMirror
-
-    return StardewMirror()

@@ -26,7 +26,7 @@ from gcc_envs.core.profile import LiveProfile
 from gcc_envs.core.skills import SkillLibrary
 from gcc_envs.errors import CodeActionError
 from gcc_envs.games.stardew.sim import layout
-from gcc_envs.games.stardew.sim.data import load_data
+from gcc_envs.games.stardew.sim.loader import load_data
 from gcc_envs.games.stardew.sim.world import SPEED
 from gcc_envs.games.stardew.vision import Hit, Screen, art, feet, find_text, shop_rows
 

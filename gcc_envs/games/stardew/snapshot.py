@@ -12,6 +12,7 @@ from dataclasses import asdict
 from typing import Any
 
 from gcc_envs.errors import BackendError
+from gcc_envs.games.stardew.sim import StardewSim
 from gcc_envs.games.stardew.sim.data import GameData
 from gcc_envs.games.stardew.sim.state import (
     LocationState,
@@ -107,8 +108,6 @@ class StardewMirror:
     """
 
     def __init__(self) -> None:
-        from gcc_envs.games.stardew.sim import StardewSim
-
         self.sim = StardewSim()
 
     def load(self, published: dict[str, Any]) -> WorldState:

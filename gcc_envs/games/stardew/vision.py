@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 
 from gcc_envs.games.stardew.sim import art_things, art_tiles, hud, layout
-from gcc_envs.games.stardew.sim.data import load_data
+from gcc_envs.games.stardew.sim.loader import load_data
 
 #: Pixels per tile of the coarse search (the art is painted at this size).
 MATCH_TP = art_tiles.B

@@ -9,8 +9,9 @@
 (84, 84, 3)
 """
 
-from gcc_envs.games.stardew.sim.data import GameData, load_data
+from gcc_envs.games.stardew.sim.data import GameData
 from gcc_envs.games.stardew.sim.game import StardewSim
+from gcc_envs.games.stardew.sim.loader import load_data
 from gcc_envs.games.stardew.sim.state import WorldState
 
 __all__ = ["GameData", "StardewSim", "WorldState", "load_data"]

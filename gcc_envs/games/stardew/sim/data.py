@@ -307,13 +307,3 @@ class GameData:
 
     def __copy__(self) -> GameData:
         return self
-
-
-def load_data(directory: Path | str | None = None) -> GameData:
-    """Load and validate every TOML file of the game (``DATA_DIR`` unless given).
-
-    Raises :class:`~gcc_envs.errors.DataError` naming the file, the entry and the problem.
-    """
-    from gcc_envs.games.stardew.sim.loader import load  # the loader imports this module
-
-    return load(Path(directory) if directory is not None else DATA_DIR)

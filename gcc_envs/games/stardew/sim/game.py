@@ -16,7 +16,8 @@ import numpy as np
 
 from gcc_envs.games.stardew.live import PROFILE
 from gcc_envs.games.stardew.sim import actions, clock, layout, menus
-from gcc_envs.games.stardew.sim.data import GameData, load_data
+from gcc_envs.games.stardew.sim.data import GameData
+from gcc_envs.games.stardew.sim.loader import load_data
 from gcc_envs.games.stardew.sim.render import render
 from gcc_envs.games.stardew.sim.state import TICK_HZ, TOOLBAR, WorldState
 from gcc_envs.games.stardew.sim.world import SPEED, blocked, walk

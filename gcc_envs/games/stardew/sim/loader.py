@@ -9,6 +9,7 @@ from gcc_envs.core.toml_data import Entry, entries, read
 from gcc_envs.errors import DataError
 from gcc_envs.games.stardew.sim.data import (
     BUILTIN_TILES,
+    DATA_DIR,
     FACINGS,
     ICON_ARTS,
     ITEM_KINDS,
@@ -255,7 +256,7 @@ def _variation(e: Entry, maps: dict[str, MapData]) -> dict[str, Any]:
 
 
 def load(d: Path) -> GameData:
-    """Load and validate the TOML files in folder ``d`` (see ``data.load_data``)."""
+    """Load and validate the TOML files in folder ``d`` (see :func:`load_data`)."""
     tiles = _load_tiles(d)
     items, crops, shop_title, stock, (markup, always, least) = _load_items(d)
     obstacles = _load_obstacles(d, items)
@@ -287,3 +288,11 @@ def load(d: Path) -> GameData:
         shop_always=always,
         shop_min_items=least,
     )
+
+
+def load_data(directory: Path | str | None = None) -> GameData:
+    """Load and validate every TOML file of the game (``DATA_DIR`` unless given).
+
+    Raises :class:`~gcc_envs.errors.DataError` naming the file, the entry and the problem.
+    """
+    return load(Path(directory) if directory is not None else DATA_DIR)
