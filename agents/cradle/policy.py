@@ -354,17 +354,22 @@ class CradlePolicy:
 
 def game_of(env: gym.Env) -> str:
     """The prompt folder of an env: its game's or suite's key when ``prompts/`` has a folder of
-    that name, else ``"desktop"`` for a desktop suite (the software prompts)."""
-    from agents.cradle.prompts import PROMPT_DIR
+    that name, else ``"desktop"`` for a desktop suite (the software prompts).
 
-    base = env.unwrapped
-    suite = getattr(base, "suite", None)
-    key = getattr(base, "game", None) or getattr(suite, "key", None)
-    if not key and env.spec is not None:
-        kwargs = env.spec.kwargs or {}
-        key = kwargs.get("game") or kwargs.get("suite")
+    The key is read from the env's registered spec (``game=`` or ``suite=`` of the id); an env
+    built without ``gym.make`` says it with its ``game`` or ``suite`` attribute.
+    """
+    from agents.cradle.prompts import PROMPT_DIR
+    from gcc_envs.core.spec import SuiteSpec
+    from gcc_envs.registration import specs
+
+    kwargs = (env.spec.kwargs or {}) if env.spec is not None else {}
+    key = kwargs.get("game") or kwargs.get("suite")
     if not key:
-        raise GCCError(f"cannot tell which game {type(base).__name__} is; pass game=")
-    if suite is not None and not (PROMPT_DIR / str(key)).is_dir():
+        base = env.unwrapped
+        key = getattr(base, "game", None) or getattr(getattr(base, "suite", None), "key", None)
+    if not key:
+        raise GCCError(f"cannot tell which game {type(env.unwrapped).__name__} is; pass game=")
+    if isinstance(specs().get(str(key)), SuiteSpec) and not (PROMPT_DIR / str(key)).is_dir():
         return "desktop"
     return str(key)
