@@ -129,16 +129,15 @@ class Ground:
                 yield c, r
 
 
-#: Grounds of the regions asked about, by id (each holds its region, so the id stays its own).
-_GROUNDS: dict[int, Ground] = {}
-_GROUNDS_KEPT = 16
+#: The attribute of a region that holds its :class:`Ground` (made on first use).
+_GROUND_ATTR = "_ground"
 
 
 def ground_of(region: RegionData) -> Ground:
-    """The :class:`Ground` of ``region``, kept with its answers for the next episode."""
-    g = _GROUNDS.get(id(region))
-    if g is None or g.r is not region:
-        if len(_GROUNDS) >= _GROUNDS_KEPT:
-            _GROUNDS.clear()
-        g = _GROUNDS[id(region)] = Ground(region)
+    """The :class:`Ground` of ``region``, made once and kept on the region itself, with its
+    answers for the next episode (it lives and goes with the region: no process-wide table)."""
+    g = region.__dict__.get(_GROUND_ATTR)
+    if g is None:
+        g = Ground(region)
+        object.__setattr__(region, _GROUND_ATTR, g)  # a frozen dataclass's one cache
     return g
