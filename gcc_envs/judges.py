@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from gcc_envs.core.image_match import load_template, match_score
 from gcc_envs.core.task import Task, TaskStatus
 from gcc_envs.errors import BackendError, GCCError
 
@@ -130,15 +131,11 @@ class TemplateJudge:
     """Success when ``template`` (a PNG) appears in the window (normalised correlation)."""
 
     def __init__(self, template: str | Path, threshold: float = 0.9) -> None:
-        from gcc_envs.backends.desktop.template import load_template
-
         self.spec = f"template:{template}"
         self.template = load_template(template)
         self.threshold = threshold
 
     def probe(self, backend: Any) -> Verdict:
-        from gcc_envs.backends.desktop.template import match_score
-
         score = match_score(backend.grab_window(), self.template)
         return Verdict(score >= self.threshold, self.spec)
 

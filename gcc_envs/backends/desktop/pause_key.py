@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from gcc_envs.backends.desktop.template import load_template, match_score
+from gcc_envs.core.image_match import load_template, match_score
 from gcc_envs.errors import BackendError, GCCError
 
 

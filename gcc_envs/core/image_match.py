@@ -1,4 +1,5 @@
-"""Template matching on captured frames (pause screens, template judges): cv2 only."""
+"""Template matching on frames (pause screens, template judges): pure functions over pixels, cv2
+only. It sits in ``core`` so judges and backends both read it without importing each other."""
 
 from __future__ import annotations
 
