@@ -18,8 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from agents.cradle.prompts import PROMPT_DIR
-from gcc_envs.core.toml_data import tomllib
-from gcc_envs.errors import DataError
+from gcc_envs.core.toml_data import Entry, read
 
 VISUAL_PROMPTS = ("grid", "side_bands", "marks")
 _KEYS = {"max_calls", "visual_prompts", "skill_curation", "top_k", "reflect_frames"}
@@ -35,27 +34,17 @@ class GameSettings:
 
 
 def load_settings(game: str, root: Path = PROMPT_DIR) -> GameSettings:
+    """``root/game/settings.toml`` checked (unknown keys, kinds, ranges), or the defaults when
+    the game has no such file."""
     path = root / game / "settings.toml"
     if not path.is_file():
         return GameSettings()
-    try:
-        data = tomllib.loads(path.read_text())
-    except (OSError, tomllib.TOMLDecodeError) as e:
-        raise DataError(f"{path}: cannot read the settings ({e})") from None
-    if set(data) - _KEYS:
-        raise DataError(
-            f"{path}: unknown key(s) {sorted(set(data) - _KEYS)}; known {sorted(_KEYS)}"
-        )
-    for key in ("max_calls", "top_k", "reflect_frames"):
-        n = data.get(key)
-        if n is not None and (isinstance(n, bool) or not isinstance(n, int) or n < 1):
-            raise DataError(f"{path}: {key} must be an integer >= 1, got {n!r}")
-    vp = data.get("visual_prompts", [])
-    if not isinstance(vp, list) or any(v not in VISUAL_PROMPTS for v in vp):
-        raise DataError(f"{path}: visual_prompts must be a list among {VISUAL_PROMPTS}, got {vp!r}")
-    curate = data.get("skill_curation", False)
-    if not isinstance(curate, bool):
-        raise DataError(f"{path}: skill_curation must be true or false, got {curate!r}")
+    e = Entry(str(path), "settings", read(path))
+    e.known(_KEYS)
     return GameSettings(
-        data.get("max_calls"), tuple(vp), curate, data.get("top_k"), data.get("reflect_frames")
+        max_calls=e.int("max_calls", None, lo=1),
+        visual_prompts=tuple(e.choices("visual_prompts", VISUAL_PROMPTS, [])),
+        skill_curation=e.get("skill_curation", bool, False),
+        top_k=e.int("top_k", None, lo=1),
+        reflect_frames=e.int("reflect_frames", None, lo=1),
     )

@@ -58,6 +58,20 @@ class Entry:
             self.fail(f"field {key!r} must be three integers 0-255, got {value!r}")
         return (value[0], value[1], value[2])
 
+    def known(self, keys: Any) -> None:
+        """Refuse fields other than ``keys`` (a typo is an error, not a silent default)."""
+        unknown = set(self.table) - set(keys)
+        if unknown:
+            self.fail(f"unknown field(s) {sorted(unknown)}; known: {sorted(keys)}")
+
+    def choices(self, key: str, options: Any, default: Any = ...) -> list[Any]:
+        """A list whose every item is one of ``options``."""
+        value = self.get(key, list, default)
+        bad = [v for v in value if v not in options]
+        if bad:
+            self.fail(f"field {key!r} lists {bad!r}; each must be one of {sorted(options)}")
+        return value
+
     def choice(self, key: str, options: Any, default: Any = ...) -> Any:
         value = self.get(key, str, default)
         if value is not None and value not in options:

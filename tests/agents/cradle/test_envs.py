@@ -56,10 +56,16 @@ def test_a_template_with_a_missing_field_is_refused_at_load(tmp_path):
 def test_bad_settings_name_the_file_and_the_key(tmp_path):
     (tmp_path / "g").mkdir()
     (tmp_path / "g" / "settings.toml").write_text("max_calls = 0\n")
-    with pytest.raises(DataError, match="settings.toml: max_calls"):
+    with pytest.raises(DataError, match="settings.toml: settings: field 'max_calls' must be >= 1"):
         load_settings("g", tmp_path)
     (tmp_path / "g" / "settings.toml").write_text('visual_prompts = ["sparkles"]\n')
-    with pytest.raises(DataError, match="visual_prompts"):
+    with pytest.raises(DataError, match=r"field 'visual_prompts' lists \['sparkles'\]"):
+        load_settings("g", tmp_path)
+    (tmp_path / "g" / "settings.toml").write_text("max_call = 2\n")  # a typo
+    with pytest.raises(DataError, match=r"unknown field\(s\) \['max_call'\]"):
+        load_settings("g", tmp_path)
+    (tmp_path / "g" / "settings.toml").write_text("skill_curation = 1\n")
+    with pytest.raises(DataError, match="'skill_curation' must be true or false"):
         load_settings("g", tmp_path)
 
 
