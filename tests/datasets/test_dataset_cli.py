@@ -2,6 +2,7 @@
 
 import json
 import shutil
+import sys
 
 import cv2
 import numpy as np
@@ -18,8 +19,28 @@ def test_replay_renders_an_mp4_and_reports_identical_frames(random_dataset, tmp_
     assert "12 steps" in text and "identical to the recording" in text
     cap = cv2.VideoCapture(str(video))
     assert cap.get(cv2.CAP_PROP_FRAME_COUNT) == 13
+    assert _fourcc(cap) in ("avc1", "h264")  # H.264, as gcc-gym run's videos
     ok, frame = cap.read()
     assert ok and frame.shape == (72, 128, 3)
+
+
+def test_replay_without_the_video_extra_writes_mp4v_and_says_so(
+    random_dataset, tmp_path, monkeypatch, caplog
+):
+    pytest.importorskip("imageio_ffmpeg")
+    monkeypatch.setitem(sys.modules, "imageio_ffmpeg", None)  # as if not installed
+    out, _ = random_dataset
+    video = tmp_path / "replay.mp4"
+    assert main(["replay", str(out / "episode-000000-seed-1"), "--out", str(video), "--quiet"]) == 0
+    assert "pip install -e '.[video]'" in caplog.text
+    cap = cv2.VideoCapture(str(video))
+    assert _fourcc(cap) in ("mp4v", "fmp4")  # MPEG-4 Part 2 (OpenCV may report it as FMP4)
+    assert cap.get(cv2.CAP_PROP_FRAME_COUNT) == 13
+
+
+def _fourcc(cap: cv2.VideoCapture) -> str:
+    code = int(cap.get(cv2.CAP_PROP_FOURCC))
+    return "".join(chr((code >> 8 * i) & 0xFF) for i in range(4)).lower()
 
 
 def reseal(ep, frame_index: int) -> None:
