@@ -18,6 +18,9 @@ ids × seeds, evaluated with the store read-only)::
     train = { env = "GCC/Stardew-Shopping", objective = "leaving the house", episodes = 2 }
     held_out = { env = "GCC/Stardew-Shopping", seeds = [0, 1] }
 
+A part on ``GCC/OSWorld`` may list task files (``tasks = ["friday_tasks/sheet-1.json"]``, paths
+relative to the suite file): each is reset with ``options={"task": path}`` for each seed.
+
 The protocol: every split's held-out tasks with the initial store (``before``); then for each
 split in order, its training (``learn``) and its held-out tasks again (``after``); at the end,
 the earlier splits' held-out tasks once more (``final``: forgetting is after − final). Every
@@ -53,6 +56,8 @@ class Part:
     seeds: tuple[int, ...] = ()
     objective: str | None = None
     episodes: int = 0
+    #: OSWorld task files (absolute paths), each run with every seed; empty: the env's own task.
+    tasks: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -81,6 +86,18 @@ def parse_learning(path: str, tables: Any) -> tuple[LearningRun, ...]:
     return tuple(_run(path, i, t) for i, t in enumerate(tables))
 
 
+def _tasks(where: str, key: str, p: dict[str, Any], base: Path) -> tuple[str, ...]:
+    """A part's ``tasks``: existing task files, relative to ``base`` (the suite's folder)."""
+    tasks = p.get("tasks", [])
+    if not (isinstance(tasks, list) and all(isinstance(t, str) and t for t in tasks)):
+        raise DataError(f"{where}: {key!r} 'tasks' must be a list of task-file paths")
+    found = tuple(str((base / t).resolve()) for t in tasks)
+    missing = [t for t, f in zip(tasks, found) if not Path(f).is_file()]
+    if missing:
+        raise DataError(f"{where}: {key!r} lists task files that are not there: {missing}")
+    return found
+
+
 def _run(path: str, i: int, t: Any) -> LearningRun:
     where = f"{path}: learning {i + 1}"
     if not isinstance(t, dict):
@@ -100,7 +117,7 @@ def _run(path: str, i: int, t: Any) -> LearningRun:
     splits = t.get("split")
     if not isinstance(splits, list) or not splits:
         raise DataError(f"{where}: needs [[learning.split]] tables (train and held_out)")
-    parsed = tuple(_split(where, s) for s in splits)
+    parsed = tuple(_split(where, s, Path(path).parent) for s in splits)
     names = [s.name for s in parsed]
     if len(set(names)) != len(names):
         raise DataError(f"{where}: split names must be unique: {names}")
@@ -114,17 +131,18 @@ def _run(path: str, i: int, t: Any) -> LearningRun:
                        dict(t.get("kwargs", {})), dict(t.get("policy_kwargs", {})), max_steps)  # fmt: skip
 
 
-def _split(where: str, s: Any) -> Split:
+def _split(where: str, s: Any, base: Path) -> Split:
     if not isinstance(s, dict) or set(s) != {"name", "train", "held_out"}:
         raise DataError(f"{where}: a split is a table of 'name', 'train' and 'held_out'")
     where = f"{where}, split {s['name']!r}"
-    train, held = _part(where, "train", s["train"]), _part(where, "held_out", s["held_out"])
+    train = _part(where, "train", s["train"], base)
+    held = _part(where, "held_out", s["held_out"], base)
     if held.objective is not None:
         raise DataError(f"{where}: 'held_out' gives env and seeds, not an objective")
     return Split(str(s["name"]), train, held)
 
 
-def _part(where: str, key: str, p: Any) -> Part:
+def _part(where: str, key: str, p: Any, base: Path) -> Part:
     if not isinstance(p, dict):
         raise DataError(f"{where}: {key!r} must be a table")
     env = p.get("env")
@@ -137,11 +155,11 @@ def _part(where: str, key: str, p: Any) -> Part:
             raise DataError(f"{where}: {key!r} with an objective takes env, episodes (>= 1), seed")
         return Part(tuple(env), (int(p.get("seed", 0)),), str(p["objective"]), n)
     seeds = p.get("seeds")
-    if set(p) - {"env", "seeds"} or not (
+    if set(p) - {"env", "seeds", "tasks"} or not (
         isinstance(seeds, list) and seeds and all(isinstance(x, int) for x in seeds)
     ):
         raise DataError(f"{where}: {key!r} needs 'seeds', a list of integers (or an objective)")
-    return Part(tuple(env), tuple(seeds))
+    return Part(tuple(env), tuple(seeds), tasks=_tasks(where, key, p, base))
 
 
 # ---- running the protocol
@@ -235,9 +253,12 @@ def _policy(run: LearningRun, env: Any, store: Path, kw: Mapping[str, Any], read
     return FridayPolicy(env, store=store, store_readonly=readonly, **kw)
 
 
-def _rollout(env: Any, policy: Any, seed: int, name: str) -> tuple[dict[str, Any], int, Any]:
-    """One episode: the env's last info, the steps, and the policy's account of it."""
-    obs, info = env.reset(seed=seed)
+def _rollout(
+    env: Any, policy: Any, seed: int, name: str, task: str | None = None
+) -> tuple[dict[str, Any], int, Any]:
+    """One episode (of task file ``task``, if given): the env's last info, the steps, and the
+    policy's account of it."""
+    obs, info = env.reset(seed=seed, options=None if task is None else {"task": task})
     policy.reset(info, episode=name)
     steps, done = 0, False
     while not done:
@@ -255,13 +276,15 @@ def _held_out(run: LearningRun, s: Split, store: Path, kw: Mapping[str, Any], st
     for env_id in s.held_out.env:
         env = _env(run, env_id)
         try:
-            for seed in s.held_out.seeds:
+            for task, seed in _episodes(s.held_out):
                 policy = _policy(run, env, store, kw, readonly=True)
+                name = f"{stage}-{s.name}-{_task_name(task)}{seed}"
                 try:
-                    info, steps, used = _rollout(env, policy, seed, f"{stage}-{s.name}-{seed}")
+                    info, steps, used = _rollout(env, policy, seed, name, task)
                 finally:
                     policy.close()
                 write({"stage": stage, "split": s.name, "env_id": env_id, "seed": seed,
+                       **({"task": Path(task).stem} if task else {}),
                        "game": _game(env_id), "success": bool(info.get("success", False)),
                        "critic_success": bool(used["critic_success"]), "steps": steps,
                        **_usage(used)})  # fmt: skip
@@ -287,15 +310,27 @@ def _train(run: LearningRun, s: Split, store: Path, kw: Mapping[str, Any], write
                            "success": ep.env_success, "critic_success": ep.critic_success,
                            "steps": ep.steps, "tools_kept": ep.tools_kept, **_usage(ep.usage)})  # fmt: skip
                 continue
-            for seed in part.seeds:
-                info, steps, used = _rollout(env, policy, seed, f"learn-{s.name}-{seed}")
+            for task, seed in _episodes(part):
+                name = f"learn-{s.name}-{_task_name(task)}{seed}"
+                info, steps, used = _rollout(env, policy, seed, name, task)
                 write({"stage": "learn", "split": s.name, "env_id": env_id, "seed": seed,
+                       **({"task": Path(task).stem} if task else {}),
                        "game": _game(env_id), "success": bool(info.get("success", False)),
                        "critic_success": bool(used["critic_success"]), "steps": steps,
                        "tools_kept": used["tools_kept"], **_usage(used)})  # fmt: skip
         finally:
             policy.close()
             env.close()
+
+
+def _episodes(part: Part) -> list[tuple[str | None, int]]:
+    """A part's (task file or None, seed) pairs, in order."""
+    return [(task, seed) for task in (part.tasks or (None,)) for seed in part.seeds]
+
+
+def _task_name(task: str | None) -> str:
+    """A task file's name without its suffix, and a dash ("" for the env's own task)."""
+    return f"{Path(task).stem}-" if task else ""
 
 
 def _game(env_id: str) -> str:

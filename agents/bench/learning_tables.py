@@ -23,13 +23,17 @@ from typing import Any
 from agents.bench.stats import Stat, rate, stat
 from agents.bench.tables import Table
 
-Key = tuple[str, int]
+Key = tuple[str, str | None, int]
 EVAL = ("before", "after", "final")
 
 
 def outcomes(rows: Sequence[Mapping[str, Any]], stage: str) -> dict[Key, bool]:
-    """Held-out success per (env id, seed) at ``stage``."""
-    return {(r["env_id"], r["seed"]): bool(r["success"]) for r in rows if r["stage"] == stage}
+    """Held-out success per (env id, task file, seed) at ``stage`` (task: None for the env's own)."""
+    return {
+        (r["env_id"], r.get("task"), r["seed"]): bool(r["success"])
+        for r in rows
+        if r["stage"] == stage
+    }
 
 
 def paired(first: Mapping[Key, bool], then: Mapping[Key, bool]) -> Stat:

@@ -5,7 +5,8 @@
 variable :data:`TOKEN_ENV`, and one of the :data:`SCRIPTS` answering. Its usage counts as a
 real server's would (prompt tokens = characters // 4), so the accounting of a fake run is the
 accounting of a real one with the same prompts; the cost follows the model *name* the suite
-gives (``gpt-4o`` is priced as gpt-4o).
+gives (``gpt-4o`` is priced as gpt-4o). ``office`` (:mod:`agents.friday.fake_office`) learns a
+spreadsheet tool that held-out tasks then succeed with.
 
 The scripts are a stand-in for a model, not a model: ``games`` knows one call sequence per game
 (Stardew: leave the house; Dealer's Life 2: open the shop), which it writes as a new tool when
@@ -28,6 +29,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from agents.friday.fake_office import office
 from agents.friday.testing import Script
 from gcc_envs.errors import GCCError
 
@@ -81,7 +83,10 @@ def games() -> Script:
                   critic=_critic)  # fmt: skip
 
 
-SCRIPTS: dict[str, Callable[[], Callable[[dict[str, Any]], str]]] = {"games": games}
+SCRIPTS: dict[str, Callable[[], Callable[[dict[str, Any]], str]]] = {
+    "games": games,
+    "office": office,
+}
 
 
 @contextmanager

@@ -23,6 +23,7 @@ from agents.cli import main
 from gcc_envs.errors import DataError
 
 SUITE = Path(__file__).parents[3] / "benchmarks" / "suites" / "friday.toml"
+OFFICE = SUITE.with_name("friday_office.toml")
 
 
 def _row(stage: str, split: str, seed: int, success: bool, **kw: Any) -> dict[str, Any]:
@@ -127,3 +128,49 @@ def test_friday_suite_runs_the_protocol_and_reports_it(
     assert main(["bench", str(SUITE), "--out", str(out), "--quiet"]) == 2
     assert main(["bench", str(SUITE), "--out", str(out), "--quiet", "--resume"]) == 0
     assert len((out / "learning.jsonl").read_text().splitlines()) == len(rows)
+
+
+def test_a_part_lists_task_files_relative_to_the_suite(tmp_path: Path) -> None:
+    (tmp_path / "tasks").mkdir()
+    (tmp_path / "tasks" / "a.json").write_text("{}")
+    base = ('[[learning]]\nname = "l"\npolicy = "friday"\n[[learning.split]]\nname = "s"\n'
+            'train = { env = "GCC/OSWorld", objective = "o", episodes = 1 }\n')  # fmt: skip
+    suite = parse_suite(
+        base + 'held_out = { env = "GCC/OSWorld", seeds = [0], tasks = ["tasks/a.json"] }\n',
+        str(tmp_path / "s.toml"),
+    )
+    (part,) = [s.held_out for s in suite.learning[0].splits]
+    assert part.tasks == (str((tmp_path / "tasks" / "a.json").resolve()),)
+    with pytest.raises(DataError, match=r"task files that are not there: \['tasks/b.json'\]"):
+        parse_suite(
+            base + 'held_out = { env = "GCC/OSWorld", seeds = [0], tasks = ["tasks/b.json"] }\n',
+            str(tmp_path / "s.toml"),
+        )
+
+
+@pytest.mark.desktop
+@pytest.mark.slow
+def test_office_suite_shows_the_learned_tool_turning_held_out_failures_into_successes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """friday_office.toml: held-out spreadsheet tasks fail with the empty store and succeed
+    after practice, where the stand-in model wrote write_cell (openpyxl, in the sandbox)."""
+    import shutil
+
+    from gcc_envs.sandbox import bwrap_missing
+
+    pytest.importorskip("openai")
+    pytest.importorskip("openpyxl")
+    if bwrap_missing() is not None or shutil.which("Xvfb") is None:
+        pytest.skip("needs bubblewrap and Xvfb")
+    out = tmp_path / "run"
+    assert main(["bench", str(OFFICE), "--out", str(out), "--quiet"]) == 0
+    rows = [json.loads(x) for x in (out / "learning.jsonl").read_text().splitlines()]
+    held = {(r["stage"], r["task"]): r["success"] for r in rows if "task" in r}
+    tasks = ("sheet-total", "sheet-revenue", "sheet-name", "sheet-month")
+    assert all(held[("before", t)] is False for t in tasks)
+    assert all(held[("after", t)] is True for t in tasks)
+    assert held[("final", "sheet-total")] is True  # nothing forgotten
+    learned = [r for r in rows if r["stage"] == "learn"]
+    assert learned[0]["tools_kept"] == ["write_cell"] and learned[0]["success"] is True
+    assert rows[-1]["tools"] == ["write_cell"]

@@ -1,0 +1,99 @@
+"""The ``office`` script of the loopback fake endpoint (``endpoint = "fake:office"``): a stand-in
+model that learns one spreadsheet tool, so a suite can show FRIDAY's protocol measuring a gain.
+
+Asked for a curriculum it proposes one practice task (a bold number in ``~/practice.xlsx``,
+checked in the sandbox with openpyxl). Its actor, on a spreadsheet task:
+
+* with ``write_cell`` retrieved from the repository: calls it with the workbook, cell and text
+  the instruction names (``Make ~/NAME.xlsx whose B2 says Total, in bold.``);
+* on the practice task without it: writes ``write_cell`` (openpyxl, run in the sandbox) and
+  calls it; the critic scores it 9 from its output, so it is kept;
+* on any other task without it: writes plain text into a file named ``.xlsx`` (what a model
+  that does not know openpyxl does), which the task's check refuses.
+
+So held-out spreadsheet tasks fail before learning and succeed after, with only the store
+changed; the tool runs for real inside the episode's sandbox. A model this is not: it reads
+the instruction with a regular expression.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+
+from agents.friday.testing import Script
+
+WRITE_CELL = '''def write_cell(path: str, cell: str, value: object, bold: bool = True) -> str:
+    """Save a new spreadsheet workbook (.xlsx) at path with value in cell, bold if asked."""
+    import os
+    from openpyxl import Workbook
+    from openpyxl.styles import Font
+    wb = Workbook()
+    wb.active[cell] = value
+    wb.active[cell].font = Font(bold=bold)
+    wb.save(os.path.expanduser(path))
+    return f"saved {path}: {cell}={value!r} bold={bold}"
+'''
+WRITE_TEXT = '''def write_text(path: str, text: str) -> str:
+    """Write text into a file."""
+    import os
+    with open(os.path.expanduser(path), "w") as f:
+        f.write(text)
+    return f"wrote {path}"
+'''
+PRACTICE = "Create ~/practice.xlsx with the number 7 in cell A1, in bold."
+_HELD_OUT = re.compile(r"Make (~/[\w.-]+\.xlsx) whose ([A-Z]{1,2}[0-9]{1,4}) says (.+?), in bold")
+
+
+def _practice() -> dict[str, object]:
+    """The practice task, its check run in the sandbox by this interpreter (which has openpyxl)."""
+    code = ("from openpyxl import load_workbook; "
+            "c = load_workbook('/home/user/practice.xlsx').active['A1']; "
+            "print(f'{c.value} bold={c.font.b}')")  # fmt: skip
+    return {"instruction": PRACTICE, "check": f'{sys.executable} -c "{code}"',
+            "expect": "7 bold=True"}  # fmt: skip
+
+
+def _curriculum(prompt: str) -> str:
+    return json.dumps({"tasks": [_practice()]})
+
+
+def _plan(prompt: str) -> str:
+    task = prompt.split("Task: ", 1)[1].splitlines()[0] if "Task: " in prompt else "the task"
+    return json.dumps({"subtasks": [{"id": "1", "description": task, "dependencies": []}]})
+
+
+def _args(prompt: str) -> str | None:
+    """The ``write_cell`` arguments the prompt's task names, or None."""
+    if "~/practice.xlsx" in prompt:
+        return "'~/practice.xlsx', 'A1', 7"
+    m = _HELD_OUT.search(prompt)
+    return None if m is None else f"{m.group(1)!r}, {m.group(2)!r}, {m.group(3)!r}"
+
+
+def _actor(prompt: str) -> str:
+    args = _args(prompt)
+    if args is None:
+        return "Reasoning: not a spreadsheet task I know.\n```python\n```\nTool: none"
+    if "- write_cell:" in prompt:  # retrieved from the repository: call it
+        return f"Reasoning: the repository has a tool for this.\nInvocation: write_cell({args})"
+    if "~/practice.xlsx" in prompt:
+        return (
+            f"Reasoning: no tool fits.\n```python\n{WRITE_CELL}```\nInvocation: write_cell({args})"
+        )
+    path, _, text = args.split(", ", 2)
+    return (f"Reasoning: write it.\n```python\n{WRITE_TEXT}```\n"
+            f"Invocation: write_text({path}, {text})")  # fmt: skip
+
+
+def _critic(prompt: str) -> str:
+    score = 9 if "saved " in prompt else 3  # judged from the code's output
+    ok = "saved " in prompt or "wrote " in prompt
+    return json.dumps({"complete": ok, "score": score, "reasoning": "judged from the output"})
+
+
+def office() -> Script:
+    """The ``office`` script (see the module's text)."""
+    return Script(curriculum=_curriculum, planner=_plan, actor=_actor, refiner=_actor,
+                  critic=_critic)  # fmt: skip
