@@ -21,23 +21,15 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from gcc_envs.core.image_match import load_template, match_score
 from gcc_envs.core.task import Task, TaskStatus
+from gcc_envs.core.verdict import Verdict
 from gcc_envs.errors import BackendError, GCCError
 
 JUDGES = ("state-file:<path>", "template:<png>", "human", None)
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """A judge's answer in place of a probe: success or not, and who said so."""
-
-    success: bool
-    judge: str | None
 
 
 class NoJudge:
@@ -172,6 +164,50 @@ def make_judge(spec: Any, mirror_factory: Callable[[], Any] | None = None) -> An
     if spec == "human":
         return HumanJudge()
     raise GCCError(f"unknown judge {spec!r}; use one of {JUDGES}")
+
+
+class RemoteJudge:
+    """A judge that runs on a ``serve-desktop`` server (``state-file:`` or ``template:``, paths
+    there): ``server_spec`` is what the client asks the server for, and :meth:`probe` turns the
+    server's answer (``backend.server_probe()``, JSON) into a :class:`Verdict` or, for a state
+    file, the state rebuilt here by the game's mirror (which also stands in for the simulator,
+    ``sim``, so privileged scripts can plan)."""
+
+    def __init__(self, spec: str, mirror: Any = None) -> None:
+        self.spec = self.server_spec = spec
+        self.mirror = mirror
+
+    @property
+    def sim(self) -> Any:
+        return getattr(self.mirror, "sim", None)
+
+    def probe(self, backend: Any) -> Any:
+        answer = backend.server_probe()
+        if "verdict" in answer:
+            return Verdict(bool(answer["verdict"]["success"]), answer["verdict"]["judge"])
+        state = answer.get("state")
+        if state is None or self.mirror is None:
+            return state
+        return self.mirror.load(state)
+
+
+def remote_judge(
+    spec: Any, mirror_factory: Callable[[], Any] | None = None, game: bool = False
+) -> Any:
+    """The judge for ``judge=`` on a remote desktop: a human judge here, a :class:`RemoteJudge`,
+    or none (a game without a judge gets :class:`NoJudge`: success never claimed)."""
+    if spec is None:
+        return NoJudge() if game else None
+    if not isinstance(spec, str):
+        raise GCCError(f"on a remote desktop judge= must be a spec string, got {spec!r}")
+    if spec == "human":
+        return HumanJudge()
+    if not spec.startswith(("state-file:", "template:")):
+        raise GCCError(
+            f"unknown judge {spec!r}; use 'state-file:<path>', 'template:<png>' or 'human'"
+        )
+    use_mirror = spec.startswith("state-file:") and mirror_factory is not None
+    return RemoteJudge(spec, mirror_factory() if use_mirror else None)
 
 
 class JudgedTask(Task):

@@ -151,8 +151,9 @@ def make_backend(spec: Spec, backend: str, obs_size: Any = None, **desktop: Any)
         made = make_judge(judge, mirror) if judge is not None or game is not None else None
         return DesktopBackend(obs_size, judge=made, **desktop)
     from gcc_envs.backends.remote import RemoteBackend
+    from gcc_envs.judges import remote_judge
 
-    return RemoteBackend(obs_size, judge=judge, mirror=mirror, **desktop)
+    return RemoteBackend(obs_size, judge=remote_judge(judge, mirror, game is not None), **desktop)
 
 
 def make_env(

@@ -32,6 +32,7 @@ def run(args: argparse.Namespace) -> int:
     from gcc_envs.backends.desktop.server import ServerConfig, serve
     from gcc_envs.backends.desktop.service import ServiceConfig
     from gcc_envs.httpd import read_token
+    from gcc_envs.judges import make_judge
 
     config = ServerConfig(
         token=read_token(args.token, args.token_file, os.environ),
@@ -45,6 +46,7 @@ def run(args: argparse.Namespace) -> int:
             allow_launch=args.allow_launch,
             idle_s=args.idle_s,
             judge=args.judge,
+            make_judge=make_judge,
         ),
     )
     warn_token_in_argv(args.token)

@@ -17,7 +17,7 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -42,9 +42,10 @@ class RemoteBackend:
     ``obs_size``, ``target``, ``launch``, ``pause``, ``pause_key``, ``pause_template`` and
     ``draw_pointer`` configure the server's desktop session as they configure a local
     :class:`DesktopBackend` (paths name files on the server); ``profile`` is a game's
-    ``LiveProfile``. ``judge``: ``"state-file:<path>"`` or ``"template:<png>"`` run on the server
-    (which must have been started with that ``--judge``), ``"human"`` runs here; ``mirror``
-    (the game's ``state_mirror``) rebuilds a state-file publication into the game's state.
+    ``LiveProfile``. ``judge``: a judge object (``gcc_envs.judges.remote_judge(spec, mirror)``,
+    which ``gym.make(..., backend="remote", judge=SPEC)`` builds); one with a ``server_spec``
+    (``"state-file:<path>"``, ``"template:<png>"``) is run by the server, which must have been
+    started with that ``--judge``, and reads :meth:`server_probe`. The backend knows no task.
     The server must be up when the backend is made: the frame size comes from it.
     ``capture_format``: ``"raw"`` (fastest on loopback and fast links), ``"zlib"`` or ``"png"``
     (fewer bytes on slow links).
@@ -64,8 +65,7 @@ class RemoteBackend:
         pause: str | None = None,
         capture_format: str = "raw",
         profile: Any = None,
-        judge: str | None = None,
-        mirror: Callable[[], Any] | None = None,
+        judge: Any = None,
         pause_key: str | None = None,
         pause_template: str | None = None,
         draw_pointer: bool | None = None,
@@ -89,7 +89,8 @@ class RemoteBackend:
             pause = profile.pause if pause is None else pause
             pause_key = profile.pause_key if pause_key is None else pause_key
             obs_size = profile.resolution[::-1] if obs_size is None else obs_size
-        self.judge = _client_judge(judge, mirror, game=profile is not None)
+        #: The judge object (``gcc_envs.judges.remote_judge``) whose probe this backend serves.
+        self.judge = judge
         self._session: dict[str, Any] = {
             "obs_size": list(parse_obs_size(obs_size)) if obs_size is not None else None,
             "target": target,
@@ -97,7 +98,7 @@ class RemoteBackend:
             "pause": pause,
             "pause_key": pause_key,
             "pause_template": pause_template,
-            "judge": judge if isinstance(self.judge, RemoteJudge) else None,
+            "judge": getattr(judge, "server_spec", None),  # a judge the server runs
             "draw_pointer": draw_pointer,
         }
         self._init_runtime()
@@ -233,6 +234,12 @@ class RemoteBackend:
         self._check_open()
         return self.judge.probe(self)
 
+    def server_probe(self) -> dict[str, Any]:
+        """What the server's judge read, as it sent it: ``{"state": ...}`` or ``{"verdict":
+        {"success": ..., "judge": ...}}``."""
+        self._check_open()
+        return self._call("GET", "/probe")
+
     @property
     def sim(self) -> Any:
         """A state-file judge's mirror of the program's simulator (for privileged scripts)."""
@@ -270,56 +277,6 @@ class RemoteBackend:
     def _check_open(self) -> None:
         if self._closed:
             raise BackendError("this RemoteBackend is closed; make a new env")
-
-
-class RemoteJudge:
-    """A judge that runs on the server (``state-file:`` or ``template:``, paths there).
-
-    The probe travels as JSON; a state-file publication is rebuilt here by the game's mirror,
-    which also stands in for the simulator (``sim``) so privileged scripts can plan.
-    """
-
-    def __init__(self, spec: str, mirror: Any = None) -> None:
-        self.spec = spec
-        self.mirror = mirror
-
-    @property
-    def sim(self) -> Any:
-        return getattr(self.mirror, "sim", None)
-
-    def probe(self, backend: RemoteBackend) -> Any:
-        from gcc_envs.judges import Verdict
-
-        answer = backend._call("GET", "/probe")
-        if "verdict" in answer:
-            return Verdict(bool(answer["verdict"]["success"]), answer["verdict"]["judge"])
-        state = answer.get("state")
-        if state is None or self.mirror is None:
-            return state
-        return self.mirror.load(state)
-
-
-def _client_judge(spec: Any, mirror: Callable[[], Any] | None, game: bool) -> Any:
-    """The judge object for ``judge=``: a human judge here, a :class:`RemoteJudge`, or none.
-
-    A game without a judge gets the no-judge (success never claimed), as on a local desktop.
-    """
-    from gcc_envs.judges import NoJudge
-
-    if spec is None:
-        return NoJudge() if game else None
-    if not isinstance(spec, str):
-        raise GCCError(f"on a remote desktop judge= must be a spec string, got {spec!r}")
-    if spec == "human":
-        from gcc_envs.judges import make_judge
-
-        return make_judge(spec)
-    if not spec.startswith(("state-file:", "template:")):
-        raise GCCError(
-            f"unknown judge {spec!r}; use 'state-file:<path>', 'template:<png>' or 'human'"
-        )
-    use_mirror = spec.startswith("state-file:") and mirror is not None
-    return RemoteJudge(spec, mirror() if use_mirror else None)
 
 
 def _error(status: int, payload: bytes, path: str) -> GCCError:

@@ -19,6 +19,7 @@ import gcc_envs  # noqa: F401 - registers the ids
 from gcc_envs import KeyDown, KeyPress, KeyUp, TypeText, Wait
 from gcc_envs.backends.remote import RemoteBackend
 from gcc_envs.errors import BackendError, GCCError
+from gcc_envs.judges import remote_judge
 
 pytestmark = [
     pytest.mark.desktop,
@@ -315,12 +316,12 @@ def test_a_state_file_judge_runs_on_the_server_and_its_probe_comes_back(server, 
 
     thread = threading.Thread(target=publish, daemon=True)
     thread.start()
-    backend = RemoteBackend(url=server, token=TOKEN, judge=f"state-file:{path}")
+    backend = RemoteBackend(url=server, token=TOKEN, judge=remote_judge(f"state-file:{path}"))
     try:
         state = backend.probe()
         assert state["gold"] == 500 and state["frame"] > 2
         with pytest.raises(GCCError, match="unknown judge"):
-            RemoteBackend(url=server, token=TOKEN, judge="oracle")
+            remote_judge("oracle")
         status, answer = raw(server, "POST", "/configure", b'{"judge": "state-file:/etc/x"}')
         assert status == 403 and "--judge" in answer["error"]  # the server picks its files
     finally:

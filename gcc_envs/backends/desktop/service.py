@@ -11,7 +11,7 @@ import logging
 import re
 import subprocess
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +19,7 @@ import numpy as np
 
 from gcc_envs.backends.wire import ForbiddenError, NotFoundError
 from gcc_envs.core import events as ev
+from gcc_envs.core.verdict import Verdict
 from gcc_envs.errors import BackendError, GCCError, InvalidActionError
 
 log = logging.getLogger(__name__)
@@ -53,6 +54,9 @@ class ServiceConfig:
     idle_s: float = 30.0
     #: The one judge spec clients may ask for (it names a file here, so the server chooses).
     judge: str | None = None
+    #: Makes the judge of a spec (``gcc_envs.judges.make_judge``; the command that starts the
+    #: server passes it): the service itself knows no judge.
+    make_judge: Callable[[str], Any] | None = None
 
 
 class DesktopService:
@@ -77,7 +81,6 @@ class DesktopService:
     # ------------------------------------------------------------------ session
     def _new_backend(self, session: Mapping[str, Any]) -> Any:
         from gcc_envs.backends.desktop.backend import DesktopBackend
-        from gcc_envs.judges import make_judge
 
         obs_size = session.get("obs_size")
         extra = {
@@ -91,9 +94,14 @@ class DesktopService:
             display=self.display_name,
             pause=session.get("pause") or self.config.pause,
             screen_size=self.screen_size,
-            judge=make_judge(spec) if spec is not None else None,  # no mirror: the probe is JSON
+            judge=self._judge(spec) if spec is not None else None,  # no mirror: the probe is JSON
             **extra,
         )
+
+    def _judge(self, spec: str) -> Any:
+        if self.config.make_judge is None:
+            raise GCCError(f"this service was started without a judge maker; cannot judge {spec!r}")
+        return self.config.make_judge(spec)
 
     def configure(self, settings: Mapping[str, Any]) -> dict[str, Any]:
         """Replace the backend by one with ``settings`` (obs_size, target, launch, pause)."""
@@ -175,8 +183,6 @@ class DesktopService:
 
     def probe(self) -> dict[str, Any]:
         """The judge's probe as JSON: ``{"state": ...}`` or ``{"verdict": {...}}``."""
-        from gcc_envs.judges import Verdict
-
         with self.lock:
             probe = self.backend.probe()
         if isinstance(probe, Verdict):

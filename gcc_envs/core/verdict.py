@@ -1,0 +1,17 @@
+"""``Verdict``: a judge's answer in place of a probe (success or not, and who said so).
+
+A value both sides share: judges give it, tasks read it, and a desktop server sends it as
+JSON; it sits in ``core`` so none of them imports another for it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A judge's answer in place of a probe: success or not, and who said so."""
+
+    success: bool
+    judge: str | None
