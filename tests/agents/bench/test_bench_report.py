@@ -173,6 +173,7 @@ def test_efficiency_table_gives_success_steps_and_a_persons_steps_over_the_steps
     assert efficiency_table([rec("a", "random", True, 3)], "Game") is None
 
 
+@pytest.mark.slow  # 16 s: runs the smoke suite first
 @plots
 @printed
 def test_report_on_a_smoke_run_writes_tables_csv_and_png_plots(tmp_path: Path, capsys) -> None:
