@@ -17,7 +17,7 @@ import re
 import cv2
 import numpy as np
 
-from agents.scripted.meitu import calm
+from agents.scripted.meitu import calm, still
 from gcc_envs.apps.software.scripting import Plan, PlanScript, settle
 from gcc_envs.core.events import DragTo, Event, Hotkey, KeyPress, MoveTo, TypeText, Wait
 from gcc_envs.core.program import Program
@@ -46,10 +46,29 @@ class CapCutScript(PlanScript):
                 TypeText(f"00:00:{s:02d}:{f:02d}", 0.03), KeyPress("enter"), Wait(0.8),
                 self.click(*PLAYER)]  # fmt: skip
 
-    def open_file(self, path: str) -> list[Event]:
-        """Ctrl+O, the path, then the player paused (it starts playing what it opens)."""
-        return [Hotkey(("ctrl", "o")), Wait(2.0), Hotkey(("ctrl", "a")), TypeText(path, 0.02),
-                KeyPress("enter"), Wait(2.0), self.click(*PLAYER), KeyPress("k")]  # fmt: skip
+    def open_file(self, path: str) -> Program:
+        """Ctrl+O; once the file dialog is up, the path; once it has closed, the player paused
+        (it starts playing what it opens); one step, ended when the screen is still."""
+
+        def run():
+            shown = yield Wait(0.05)
+            yield Hotkey(("ctrl", "o"))
+            yield from calm(shown, limit_s=20.0)  # the file dialog has come up
+            yield Hotkey(("ctrl", "a"))
+            yield TypeText(path, 0.02)
+            dialog = yield KeyPress("enter")
+            # the dialog has closed (the screen differs), then what it opened has loaded (the
+            # screen keeps still, or only the player's picture moves: at most a few seconds)
+            yield from calm(dialog, limit_s=20.0, quiet_s=self.LOADED_QUIET_S)
+            yield self.click(*PLAYER)
+            yield KeyPress("k")
+            yield from still(0.8, 8.0)
+
+        return Program(run)
+
+    #: After the file dialog has closed, how long the screen keeps still once Shotcut has
+    #: loaded what it opened.
+    LOADED_QUIET_S = 1.0
 
     def export(self, name: str) -> Program:
         """The Export panel, Export File, the file's name; then wait for the job to end: the
@@ -93,8 +112,11 @@ class ImportAddMusicExportScript(CapCutScript):
         tune = re.search(r"music (\S+\.wav)", instruction)
         v = video.group(1) if video else "Videos/A_cradle.mp4"
         m = tune.group(1) if tune else "Music/music.wav"
-        yield settle([Wait(1.0), *self.open_file(f"~/{v}"), KeyPress("a"), Wait(1.0)])
-        yield settle([Hotkey(("ctrl", "u")), Wait(1.0), *self.open_file(f"~/{m}")])
+        yield settle([Wait(1.0)])
+        yield self.open_file(f"~/{v}")
+        yield settle([KeyPress("a"), Wait(1.0)])
+        yield settle([Hotkey(("ctrl", "u")), Wait(1.0)])
+        yield self.open_file(f"~/{m}")
         # the tune from the player down onto the audio track, at the start
         yield settle([MoveTo(*self.at(*PLAYER)), DragTo(*self.at(150, 692), "left", 1.5),
                       Wait(1.0)])  # fmt: skip
@@ -129,9 +151,10 @@ class AddFaceStickerExportScript(CapCutScript):
         what = re.search(r"sticker of ([^(]+)\(Pictures/([^)\s]+)\)", instruction)  # its folder
         words, pack = (what.group(1), what.group(2)) if what else ("face", "Stickers")
         kind = next((f for w, f in STICKER_WORDS.items() if w in words), "face")
-        yield settle([Wait(1.0), *self.open_file("~/Videos/first.mlt"), Wait(0.5)])
-        yield settle([Hotkey(("ctrl", "i")), Wait(1.0),
-                      *self.open_file(f"~/Pictures/{pack}/{kind}.png")])  # fmt: skip
+        yield settle([Wait(1.0)])
+        yield self.open_file("~/Videos/first.mlt")
+        yield settle([Hotkey(("ctrl", "i")), Wait(1.0)])
+        yield self.open_file(f"~/Pictures/{pack}/{kind}.png")
         yield settle([self.click(250, 610), Wait(0.5), KeyPress("a"), Wait(1.5)])
         yield self.export("sticker.mp4")
 
@@ -164,7 +187,8 @@ class AddTransitionExportScript(CapCutScript):
         k = ORDINALS.get(m.group(1), 1) if m else 1
         named = re.search(r"project (Videos/\S+\.mlt)", instruction)
         project = named.group(1) if named else "Videos/first.mlt"
-        frame = yield settle([Wait(1.0), *self.open_file(f"~/{project}"), Wait(0.5)])
+        yield settle([Wait(1.0)])
+        frame = yield self.open_file(f"~/{project}")
         W, H = self.size
         big = frame if frame is None or (W, H) == (1280, 800) else cv2.resize(frame, (1280, 800))
         ends = clip_edges(big) if big is not None else []
