@@ -14,8 +14,10 @@ The :class:`Clock` also samples frames at ``fps`` frames per game second while t
 
 from __future__ import annotations
 
+import inspect
 import math
 import time
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
@@ -92,6 +94,24 @@ class Clock:
         self.t_game = 0.0
         self.t_paused = 0.0
         self._step_frames = 0  # frames sampled this step (at most MAX_STEP_FRAMES)
+
+    @property
+    def on_frame(self) -> Callable[[], None] | None:
+        """Called for each sampled frame. A bound method is held weakly: the env that owns
+        this clock passes its own method, and a strong one would make env and clock a
+        reference cycle that keeps the env (its spaces, frames, backend) alive after the
+        last reference to it goes, until the cyclic garbage collector happens to run."""
+        fn = self._on_frame
+        return fn() if isinstance(fn, weakref.WeakMethod) else fn
+
+    @on_frame.setter
+    def on_frame(self, fn: Callable[[], None] | None) -> None:
+        self._on_frame = fn
+        if inspect.ismethod(fn):
+            try:
+                self._on_frame = weakref.WeakMethod(fn)
+            except TypeError:  # its object takes no weak references: held as it is
+                pass
 
     def set_recording(self, on: bool) -> None:
         """Sample frames (calling ``on_frame``) every ``1/fps`` game seconds from now on."""
@@ -187,7 +207,8 @@ class Clock:
                 self._frame()
 
     def _frame(self) -> None:
-        if self.on_frame is None or self._step_frames >= MAX_STEP_FRAMES:
+        on_frame = self.on_frame
+        if on_frame is None or self._step_frames >= MAX_STEP_FRAMES:
             return
         self._step_frames += 1
-        self.on_frame()
+        on_frame()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import time
+import weakref
 from collections.abc import Mapping
 from typing import Any, SupportsFloat
 
@@ -43,11 +44,20 @@ class _Current(Task):
     name = "OSWorld"
 
     def __init__(self, env: OSWorldEnv) -> None:
-        self.env = env
+        # Weakly: the env holds this task, and a strong reference back would make the pair a
+        # cycle that keeps a closed env (its spaces, frames, backend) until a full gc.
+        self._env = weakref.ref(env)
         self.task: OSWorldTask | None = None
         self.max_steps = env.max_steps
         #: ``"DONE"``/``"FAIL"`` when the step under way ends with that signal, else None.
         self.last_action: str | None = None
+
+    @property
+    def env(self) -> OSWorldEnv:
+        env = self._env()
+        if env is None:
+            raise GCCError("the OSWorld env of this task is gone")
+        return env
 
     @property
     def instruction(self) -> str:  # type: ignore[override]

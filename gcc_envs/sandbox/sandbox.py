@@ -225,8 +225,15 @@ class Sandbox:
         thread = threading.Thread(target=target, name="gcc-sandbox-net", daemon=True)
         thread.start()
         thread.join()
-        if "error" in box:
-            raise box["error"]
+        error = box.pop("error", None)
+        if error is not None:
+            # The error's traceback holds target's frame, which holds box, and once raised
+            # this frame too: dropping both names leaves no reference cycle (one kept the
+            # callers' frames, the sandbox and the env behind them alive until a full gc).
+            try:
+                raise error
+            finally:
+                del error, box
         return box["value"]
 
     # ------------------------------------------------------------------ end
