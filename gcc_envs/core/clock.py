@@ -21,6 +21,7 @@ import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 
 from gcc_envs.core.backend import Backend
 from gcc_envs.errors import GCCError
@@ -112,6 +113,18 @@ class Clock:
                 self._on_frame = weakref.WeakMethod(fn)
             except TypeError:  # its object takes no weak references: held as it is
                 pass
+
+    # A pickle (a vector env's copy, a deepcopy) holds ``on_frame`` strongly; the copy holds
+    # it weakly again.
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        state["_on_frame"] = self.on_frame
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        on_frame = state.pop("_on_frame", None)
+        self.__dict__.update(state)
+        self.on_frame = on_frame
 
     def set_recording(self, on: bool) -> None:
         """Sample frames (calling ``on_frame``) every ``1/fps`` game seconds from now on."""

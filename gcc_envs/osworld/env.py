@@ -52,6 +52,17 @@ class _Current(Task):
         #: ``"DONE"``/``"FAIL"`` when the step under way ends with that signal, else None.
         self.last_action: str | None = None
 
+    # A pickle holds the env strongly; the copy holds its own env weakly again.
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        state["_env"] = self.env
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        env = state.pop("_env")
+        self.__dict__.update(state)
+        self._env = weakref.ref(env)
+
     @property
     def env(self) -> OSWorldEnv:
         env = self._env()
