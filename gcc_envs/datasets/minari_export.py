@@ -23,12 +23,14 @@
   ``h5py``) each episode's Arrow file is rewritten with Arrow's zstd buffer compression (level
   :data:`ZSTD_LEVEL`), which ``minari.load_dataset`` reads as it is; ``benchmarks/
   perf_dataset.py`` measures the export's size against the native dataset's.
-* Not compact: the observation ``Box``'s bounds. Minari 0.5 writes them one per pixel and its
-  reader needs that form (Gymnasium 1.x refuses the 0-d bounds arrays Minari would build from
-  scalars); the export rewrites the spaces' JSON without spaces (``metadata.json`` at 1280x720:
-  20.3 MB where Minari writes 25.8 MB), which Minari reads and keeps. A 1280x720 export is
-  therefore ~20 MB plus ~0.4x the native frames' bytes: at most 2x the native dataset from
-  ~360 steps on (``benchmarks/perf_dataset.py --only export --export-steps 400``: 1.84x).
+* Compact spaces: Minari 0.5 writes a ``Box``'s bounds one per pixel (25.8 MB of
+  ``metadata.json`` at 1280x720) and its reader needs that form (Gymnasium 1.x refuses the 0-d
+  bounds arrays it would build from scalars). Where the recorded env's spec, made again, has
+  the frames' own space (every sim id, any ``obs_size``), the export leaves
+  ``"observation_space"`` out of ``metadata.json`` and Minari's reader takes it from
+  ``gym.make(env_spec)`` -- so reading such a dataset needs gcc-gym installed, as recovering its
+  env does. Otherwise the spaces stay, as JSON without spaces (20.3 MB at 1280x720).
+  ``benchmarks/perf_dataset.py --only export`` measures the export against the native dataset.
 * ``MINARI_DATASETS_PATH`` says where datasets go. Episodes are added one at a time, so memory
   holds one episode's frames at most.
 """
@@ -216,10 +218,28 @@ def _compress(folder: Path, level: int = ZSTD_LEVEL) -> None:
         os.replace(tmp, path)
 
 
-def _compact_spaces(metadata: Path) -> None:
+def frame_space_of(spec: EnvSpec) -> spaces.Space | None:
+    """The observation space ``gym.make(spec)`` gives (what Minari's reader makes when a
+    dataset's ``metadata.json`` names no observation space), or ``None`` if it cannot be made."""
+    try:
+        env = gym.make(spec, disable_env_checker=True)
+    except Exception:  # noqa: BLE001 -- then the dataset keeps its own space
+        return None
+    try:
+        return env.observation_space
+    finally:
+        env.close()
+
+
+def _compact_spaces(metadata: Path, recovered: spaces.Space | None = None) -> None:
     """Rewrite the spaces in Minari's ``metadata.json`` as JSON without spaces (the same
-    values; Minari's ``update_metadata`` reads the file back, so later updates keep them)."""
+    values; Minari's ``update_metadata`` reads the file back, so later updates keep them), and
+    leave the observation space out where ``recovered`` (the env spec's own) is the same."""
+    from minari.serialization import deserialize_space
+
     raw = json.loads(metadata.read_text())
+    if recovered is not None and deserialize_space(raw["observation_space"]) == recovered:
+        del raw["observation_space"]
     for key in ("observation_space", "action_space"):
         if isinstance(raw.get(key), str):
             raw[key] = json.dumps(json.loads(raw[key]), separators=(",", ":"))
@@ -277,7 +297,7 @@ def export_minari(
                     dataset.update_dataset_from_buffer([_buffer(minari, ep, mode, action_space)])
                 if data_format == "arrow":
                     _compress(data / str(i))
-            _compact_spaces(data / METADATA)
+            _compact_spaces(data / METADATA, None if spec is None else frame_space_of(spec))
             dataset.storage.update_metadata({"dataset_size": dataset.storage.get_size()})
     except BaseException:
         shutil.rmtree(path, ignore_errors=True)  # no half-written dataset under this id

@@ -6,6 +6,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from dataset_helpers import record
+from gymnasium.spaces import Box
 
 from gcc_envs.core.events import event_from_dict
 from gcc_envs.datasets import export_minari, load
@@ -81,15 +82,31 @@ def test_export_compresses_frames_losslessly(random_dataset):
         assert np.array_equal(got.observations, ep.frames[:])
 
 
-def test_export_writes_the_spaces_compactly_and_minari_keeps_them(random_dataset):
+def test_export_leaves_the_frame_space_to_the_env_spec_and_minari_keeps_it_out(random_dataset):
     out, _ = random_dataset
     ds = export_minari(out, "gcc/farm-compact-v0")
     metadata = Path(ds.storage.data_path) / "metadata.json"
     raw = json.loads(metadata.read_text())
-    assert ", " not in raw["observation_space"] and ", " not in raw["action_space"]
+    assert "observation_space" not in raw and ", " not in raw["action_space"]
+    assert metadata.stat().st_size < 20_000  # not one number per pixel
     ds.storage.update_metadata({"description": "edited"})  # Minari rewrites the file
     again = minari.load_dataset("gcc/farm-compact-v0")
-    assert ", " not in json.loads(metadata.read_text())["observation_space"]
+    assert "observation_space" not in json.loads(metadata.read_text())
+    frames = next(iter(load(out))).frames
+    assert again.observation_space == Box(0, 255, frames[0].shape, np.uint8)
+    assert np.array_equal(again[0].observations, frames[:])
+
+
+def test_export_keeps_a_compact_frame_space_where_the_spec_cannot_give_it(
+    random_dataset, monkeypatch
+):
+    from gcc_envs.datasets import minari_export
+
+    monkeypatch.setattr(minari_export, "frame_space_of", lambda spec: None)
+    ds = export_minari(random_dataset[0], "gcc/farm-kept-v0")
+    raw = json.loads((Path(ds.storage.data_path) / "metadata.json").read_text())
+    assert ", " not in raw["observation_space"]
+    again = minari.load_dataset("gcc/farm-kept-v0")
     assert again.observation_space == ds.observation_space
 
 
