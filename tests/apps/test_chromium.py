@@ -82,7 +82,11 @@ def until(condition: Callable[[], bool], timeout_s: float, step: Callable[[], ob
 
 @pytest.fixture
 def chromium(tmp_path: Path):
-    env = gym.make("GCC/Desktop", launch=chromium_argv(tmp_path), obs_size=OBS)
+    # Chromium's first window can take over 15 s (the default) on a busy 2-core machine: CI saw
+    # "no window matching {'pid': 20} appeared within 15 s" once in ~4,000 tests
+    env = gym.make(
+        "GCC/Desktop", launch=chromium_argv(tmp_path), obs_size=OBS, window_timeout_s=60.0
+    )
     try:
         env.reset(seed=0)
         yield env
