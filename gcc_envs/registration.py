@@ -60,6 +60,7 @@ DESKTOP_KWARGS = (
     "kill_switch",
     "draw_pointer",
     "sandbox",
+    "window_timeout_s",
 )
 #: kwargs of ``gym.make`` that configure a remote backend (with target, launch and pause).
 REMOTE_KWARGS = ("url", "token", "timeout", "capture_format")
@@ -124,7 +125,11 @@ def make_backend(spec: Spec, backend: str, obs_size: Any = None, **desktop: Any)
     """The backend object for ``backend="sim" | "desktop" | "remote"``."""
     if desktop and backend not in ("desktop", "remote"):
         raise GCCError(f"{sorted(desktop)} apply to backend='desktop' or 'remote' only")
-    only = set(REMOTE_KWARGS) if backend == "desktop" else {"display", "screen_size", "kill_switch"}
+    only = (
+        set(REMOTE_KWARGS)
+        if backend == "desktop"
+        else {"display", "screen_size", "kill_switch", "window_timeout_s"}
+    )
     if set(desktop) & only:
         raise GCCError(f"{sorted(set(desktop) & only)} do not apply to backend={backend!r}")
     game = spec if isinstance(spec, GameSpec) else None
