@@ -51,7 +51,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from gcc_envs.core.toml_data import tomllib
+from gcc_envs.core.toml_data import Entry, tomllib
 from gcc_envs.errors import DataError
 
 RUN_KEYS = frozenset(
@@ -189,45 +189,26 @@ def _merge(defaults: dict[str, Any], table: Any) -> dict[str, Any]:
 
 
 def _run(path: str, index: int, t: Any, own: Any) -> Run:
-    where = f"{path}: run {index + 1}"
-    if not isinstance(t, dict):
-        raise DataError(f"{where}: expected a table")
-    if isinstance(own, dict) and isinstance(own.get("name"), str):
-        where = f"{path}: run {own['name']!r}"
-    unknown = set(t) - RUN_KEYS
-    if unknown:
-        raise DataError(f"{where}: unknown keys {sorted(unknown)}; known: {sorted(RUN_KEYS)}")
-    for key in ("name", "env", "policy"):
-        if key == "env" and _strings(t.get(key)):
-            continue
-        if not isinstance(t.get(key), str) or not t[key]:
-            raise DataError(
-                f"{where}: {key!r} must be a non-empty string"
-                + (" or a list of them" if key == "env" else "")
-            )
-    for key in MERGED:
-        if not isinstance(t.get(key, {}), dict):
-            raise DataError(f"{where}: {key!r} must be a table")
-    for key in ("per_task", "video"):
-        if not isinstance(t.get(key, False), bool):
-            raise DataError(f"{where}: {key!r} must be true or false")
-    max_steps = t.get("max_steps")
-    if max_steps is not None and not _positive(max_steps):
-        raise DataError(f"{where}: 'max_steps' must be a positive integer, got {max_steps!r}")
-    repeats = t.get("repeats", 1)
-    if not _positive(repeats):
-        raise DataError(f"{where}: 'repeats' must be a positive integer, got {repeats!r}")
+    name = own.get("name") if isinstance(own, dict) else None
+    e = Entry(path, f"run {name!r}" if isinstance(name, str) else f"run {index + 1}", t)
+    e.known(RUN_KEYS)
+    for key in ("name", "policy"):
+        if not e.get(key, str):
+            e.fail(f"field {key!r} must be a non-empty string")
+    env = e.get("env", (str, list))
+    if not (isinstance(env, str) and env) and not _strings(env):
+        e.fail(f"field 'env' must be a non-empty string or a list of them, got {env!r}")
     return Run(
         name=t["name"],
-        env=t["env"] if isinstance(t["env"], str) else tuple(t["env"]),
+        env=env if isinstance(env, str) else tuple(env),
         policy=t["policy"],
-        seeds=_seeds(where, t),
-        kwargs=dict(t.get("kwargs", {})),
-        policy_kwargs=dict(t.get("policy_kwargs", {})),
-        max_steps=max_steps,
-        per_task=t.get("per_task", False),
-        video=t.get("video", False),
-        repeats=repeats,
+        seeds=_seeds(e),
+        kwargs=dict(e.get("kwargs", dict, {})),
+        policy_kwargs=dict(e.get("policy_kwargs", dict, {})),
+        max_steps=e.int("max_steps", None, lo=1),
+        per_task=e.get("per_task", bool, False),
+        video=e.get("video", bool, False),
+        repeats=e.int("repeats", 1, lo=1),
     )
 
 
@@ -243,28 +224,29 @@ def _int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def _seeds(where: str, t: dict[str, Any]) -> Sequence[int]:
+def _seeds(e: Entry) -> Sequence[int]:
+    t = e.table
     if "seeds" in t and "episodes" in t:
-        raise DataError(f"{where}: give 'seeds' or 'episodes' (with 'seed'), not both")
+        e.fail("give 'seeds' or 'episodes' (with 'seed'), not both")
     if "episodes" in t:
         n, first = t["episodes"], t.get("seed", 0)
         if not _positive(n) or not _int(first):
-            raise DataError(f"{where}: 'episodes' must be a positive integer and 'seed' an integer")
+            e.fail("'episodes' must be a positive integer and 'seed' an integer")
         return range(first, first + n)
     if "seed" in t:
-        raise DataError(f"{where}: 'seed' (the first seed) goes with 'episodes'")
+        e.fail("'seed' (the first seed) goes with 'episodes'")
     seeds = t.get("seeds")
     if isinstance(seeds, dict):
         if set(seeds) != {"start", "count"} or not (
             _int(seeds["start"]) and _positive(seeds["count"])
         ):
-            raise DataError(f"{where}: 'seeds' as a table is {{ start = S, count = N }}, N > 0")
+            e.fail("'seeds' as a table is { start = S, count = N }, N > 0")
         return range(seeds["start"], seeds["start"] + seeds["count"])
     if isinstance(seeds, list) and seeds and all(_int(s) for s in seeds):
         if len(set(seeds)) != len(seeds):
-            raise DataError(f"{where}: 'seeds' lists a seed twice: {seeds}")
+            e.fail(f"'seeds' lists a seed twice: {seeds}")
         return tuple(seeds)
-    raise DataError(
-        f"{where}: needs 'seeds' (a list of integers or {{ start = S, count = N }}) or "
+    return e.fail(
+        "needs 'seeds' (a list of integers or { start = S, count = N }) or "
         f"'episodes', got {seeds!r}"
     )

@@ -71,7 +71,7 @@ def test_defaults_merge_into_runs_and_kwargs_merge_key_by_key() -> None:
     [
         ('name = "r"\nenv = "GCC/X"\npolicy = "random"', "needs 'seeds'"),
         ('name = "r"\nenv = "GCC/X"\npolicy = "random"\nseeds = [1, 1]', "a seed twice"),
-        ('name = "r"\nenv = "GCC/X"\npolicy = "random"\nseeds = [0]\nsteps = 3', "unknown keys"),
+        ('name = "r"\nenv = "GCC/X"\npolicy = "random"\nseeds = [0]\nsteps = 3', "unknown field"),
         ('name = "r"\nenv = "GCC/X"\npolicy = "random"\nseeds = [0]\nmax_steps = 0', "max_steps"),
         ('name = "r"\nenv = "GCC/X"\nseeds = [0]', "'policy'"),
         (
