@@ -1,8 +1,8 @@
 """Memory over make/reset/close cycles (target: RSS slope <= 0.5 MB/cycle after 5 cycles).
 
 Run: ``python benchmarks/perf_memory_cycles.py [--cycles N] [--ids ID ...] [--every]``.
-For one id per suite (a simulator, the toy game of ``tests/specs``, desktop-app twins, a
-bundled OSWorld task) a fresh Python process (so that one id's leftovers do not land in
+For one id per suite (each simulator, the toy game of ``tests/specs``, each desktop-app twin
+suite, a bundled OSWorld task) a fresh Python process (so that one id's leftovers do not land in
 another's figures) runs ``N`` cycles (default 50) of ``gym.make(id)``, ``env.reset(seed=i)``,
 ``env.close()``, dropping the env each time, and after each cycle reads its own resident memory (``VmRSS`` of ``/proc/self/status``), its thread count
 (``/proc/self/task``), its open file descriptors (``/proc/self/fd``) and how many child
@@ -41,10 +41,16 @@ TARGET_MB_PER_CYCLE = 0.5
 WARMUP = 5
 
 IDS = (
-    "GCC/Stardew-FarmClearup",  # a simulator
+    "GCC/Stardew-FarmClearup",  # the four simulators
+    "GCC/RDR2-Mission1",
+    "GCC/DealersLife2-Week",
+    "GCC/Skylines-BuildCity",
     "GCC/Toy-ReachCorner",  # the toy game (tests/specs)
-    "GCC/Feishu-SendHiToCradle",  # a desktop-app twin (issue 27's report)
-    "GCC/Chrome-OpenLastClosedPage",  # a twin on a large real program
+    "GCC/Chrome-OpenLastClosedPage",  # the five desktop-app twin suites
+    "GCC/Outlook-SendHelloFriend",
+    "GCC/Feishu-SendHiToCradle",
+    "GCC/Meitu-ApplyFilter",
+    "GCC/CapCut-TrimFirstAndLast",
     "GCC/OSWorld-os-3ce045a0",  # a bundled OSWorld task (one this desktop supports)
 )
 
