@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from gcc_envs.core.backend import Backend
@@ -166,11 +167,14 @@ class RDR2Env(GameEnv):
         sim = getattr(backend, "sim", None)
         if skills is None:  # the paper's setting on the simulator; a real screen has no probe
             skills = "curated" if sim is not None else "all"
-        self.skills = curate(self.skills, skills, self._tutorials_seen)
+        # the backend's reader, not a method of the env: a skill library holding the env would
+        # make a reference cycle, and a dropped env would wait for the cycle collector
+        self.skills = curate(self.skills, skills, functools.partial(tutorials_seen, backend))
 
-    def _tutorials_seen(self) -> frozenset[str] | None:
-        """The tutorials this episode has shown; None before the first reset."""
-        try:
-            return frozenset(self.backend.probe().ui.tutorials_seen)
-        except (GCCError, AttributeError):  # before the first reset; no game state to read
-            return None
+
+def tutorials_seen(backend: Backend) -> frozenset[str] | None:
+    """The tutorials the backend's episode has shown; None before the first reset."""
+    try:
+        return frozenset(backend.probe().ui.tutorials_seen)
+    except (GCCError, AttributeError):  # before the first reset; no game state to read
+        return None
