@@ -3,7 +3,8 @@
 :func:`make_mailbox` draws an inbox (a mail from Börje, one with the task's subject —
 "Urgent meeting" by default — among look-alike subjects that hold it and say more, everyday
 mail), a junk folder of spam, and the extra folders the task asks for (an archive of old
-mail, templates, a project folder: they move the junk folder down the folder list) from a
+mail, templates: they move the junk folder down the folder list; plain folders, listed below
+it, move it up once the list is scrolled to its end) from a
 seed. Maildir layout as Dovecot keeps it: the inbox in ``cur``/``new``, each other folder in
 ``.<Name>/``; a message's flags follow ``:2,`` in its file name (``S`` seen, ``T`` deleted).
 """
@@ -24,8 +25,11 @@ from gcc_envs.core.probe import DesktopProbe
 ME = ("Cradle Tester", "tester@cradle.local")
 BORJE = ("Börje Karlsson", "borje@baai.ac.cn")
 FOLDERS = ("Drafts", "Sent", "Trash", "Junk")
-#: Folders a task may add (``make_mailbox(folders=...)``), each with a few messages.
-EXTRA = ("Archives", "Templates", "Projects")
+#: Folders a task may add (``make_mailbox(folders=...)``), each with a few messages. Thunderbird
+#: lists Archives and Templates above the junk folder, the others (plain folders) below it.
+EXTRA = (
+    "Archives", "Templates", "Projects", "Receipts", "Travel", "Family", "Newsletters", "Clients",
+)  # fmt: skip
 _PEOPLE = (
     ("Ada Byte", "ada@example.org"), ("Lin Chen", "lin.chen@example.org"),
     ("Sam Okoro", "sam@example.net"), ("Mia Rossi", "mia.rossi@example.com"),
