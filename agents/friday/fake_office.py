@@ -1,8 +1,10 @@
 """The ``office`` script of the loopback fake endpoint (``endpoint = "fake:office"``): a stand-in
-model that learns one spreadsheet tool, so a suite can show FRIDAY's protocol measuring a gain.
+model that learns one spreadsheet tool and one slides tool, so a suite can show FRIDAY's
+protocol measuring a gain.
 
-Asked for a curriculum it proposes one practice task (a bold number in ``~/practice.xlsx``,
-checked in the sandbox with openpyxl). Its actor, on a spreadsheet task:
+Asked for a curriculum it proposes one practice task: for an objective that names slides, a
+title in ``~/practice.pptx`` (checked in the sandbox with python-pptx), else a bold number in
+``~/practice.xlsx`` (checked with openpyxl). Its actor, on a spreadsheet task:
 
 * with ``write_cell`` retrieved from the repository: calls it with the workbook, cell and text
   the instruction names (``Make ~/NAME.xlsx whose B2 says Total, in bold.``);
@@ -11,7 +13,11 @@ checked in the sandbox with openpyxl). Its actor, on a spreadsheet task:
 * on any other task without it: writes plain text into a file named ``.xlsx`` (what a model
   that does not know openpyxl does), which the task's check refuses.
 
-So held-out spreadsheet tasks fail before learning and succeed after, with only the store
+and likewise on a slides task with ``write_title`` (python-pptx: a new presentation whose
+first slide has the title the instruction names, ``Make ~/NAME.pptx whose first slide's title
+is Quarterly Review.``), where without it it writes plain text named ``.pptx``.
+
+So held-out spreadsheet and slides tasks fail before learning and succeed after, with only the store
 changed; the tool runs for real inside the episode's sandbox. A model this is not: it reads
 the instruction with a regular expression.
 """
@@ -42,6 +48,19 @@ WRITE_TEXT = '''def write_text(path: str, text: str) -> str:
         f.write(text)
     return f"wrote {path}"
 '''
+WRITE_TITLE = '''def write_title(path: str, title: str, subtitle: str = "") -> str:
+    """Save a new presentation (.pptx) at path: one title page with title and subtitle."""
+    import os
+    from pptx import Presentation
+    prs = Presentation()
+    page = prs.slides.add_slide(prs.slide_layouts[0])
+    page.shapes.title.text = title
+    page.placeholders[1].text = subtitle
+    prs.save(os.path.expanduser(path))
+    return f"saved {path}: title={title!r} subtitle={subtitle!r}"
+'''
+PRACTICE_SLIDES = "Create ~/practice.pptx whose first slide's title is Hello."
+_HELD_OUT_SLIDES = re.compile(r"Make (~/[\w.-]+\.pptx) whose first slide's title is (.+?)\.$", re.M)
 PRACTICE = "Create ~/practice.xlsx with the number 7 in cell A1, in bold."
 _HELD_OUT = re.compile(r"Make (~/[\w.-]+\.xlsx) whose ([A-Z]{1,2}[0-9]{1,4}) says (.+?), in bold")
 
@@ -55,8 +74,17 @@ def _practice() -> dict[str, object]:
             "expect": "7 bold=True"}  # fmt: skip
 
 
+def _practice_slides() -> dict[str, object]:
+    """The slides practice task, its check run in the sandbox with python-pptx."""
+    code = ("from pptx import Presentation; "
+            "print(Presentation('/home/user/practice.pptx').slides[0].shapes.title.text)")  # fmt: skip
+    return {"instruction": PRACTICE_SLIDES, "check": f'{sys.executable} -c "{code}"',
+            "expect": "Hello"}  # fmt: skip
+
+
 def _curriculum(prompt: str) -> str:
-    return json.dumps({"tasks": [_practice()]})
+    slides = "slides" in prompt.lower()  # the objective names the app
+    return json.dumps({"tasks": [_practice_slides() if slides else _practice()]})
 
 
 def _plan(prompt: str) -> str:
@@ -72,7 +100,27 @@ def _args(prompt: str) -> str | None:
     return None if m is None else f"{m.group(1)!r}, {m.group(2)!r}, {m.group(3)!r}"
 
 
+def _slides_args(prompt: str) -> str | None:
+    """The ``write_title`` arguments the prompt's task names, or None."""
+    if "~/practice.pptx" in prompt:
+        return "'~/practice.pptx', 'Hello'"
+    m = _HELD_OUT_SLIDES.search(prompt)
+    return None if m is None else f"{m.group(1)!r}, {m.group(2)!r}"
+
+
+def _slides_actor(prompt: str, args: str) -> str:
+    if "- write_title:" in prompt:  # retrieved from the repository: call it
+        return f"Reasoning: the repository has a tool for this.\nInvocation: write_title({args})"
+    if "~/practice.pptx" in prompt:
+        return f"Reasoning: no tool fits.\n```python\n{WRITE_TITLE}```\nInvocation: write_title({args})"
+    return (f"Reasoning: write it.\n```python\n{WRITE_TEXT}```\n"
+            f"Invocation: write_text({args})")  # fmt: skip
+
+
 def _actor(prompt: str) -> str:
+    slides = _slides_args(prompt)
+    if slides is not None:
+        return _slides_actor(prompt, slides)
     args = _args(prompt)
     if args is None:
         return "Reasoning: not a spreadsheet task I know.\n```python\n```\nTool: none"

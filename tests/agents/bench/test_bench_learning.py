@@ -153,24 +153,28 @@ def test_a_part_lists_task_files_relative_to_the_suite(tmp_path: Path) -> None:
 def test_office_suite_shows_the_learned_tool_turning_held_out_failures_into_successes(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """friday_office.toml: held-out spreadsheet tasks fail with the empty store and succeed
-    after practice, where the stand-in model wrote write_cell (openpyxl, in the sandbox)."""
+    """friday_office.toml: held-out spreadsheet and slides tasks fail with the empty store and
+    succeed after practice, where the stand-in model wrote write_cell (openpyxl) and
+    write_title (python-pptx), both run in the sandbox."""
     import shutil
 
     from gcc_envs.sandbox import bwrap_missing
 
     pytest.importorskip("openai")
     pytest.importorskip("openpyxl")
+    pytest.importorskip("pptx")
     if bwrap_missing() is not None or shutil.which("Xvfb") is None:
         pytest.skip("needs bubblewrap and Xvfb")
     out = tmp_path / "run"
     assert main(["bench", str(OFFICE), "--out", str(out), "--quiet"]) == 0
     rows = [json.loads(x) for x in (out / "learning.jsonl").read_text().splitlines()]
     held = {(r["stage"], r["task"]): r["success"] for r in rows if "task" in r}
-    tasks = ("sheet-total", "sheet-revenue", "sheet-name", "sheet-month")
+    tasks = ("sheet-total", "sheet-revenue", "sheet-name", "sheet-month", "slides-review",
+             "slides-roadmap")  # fmt: skip
     assert all(held[("before", t)] is False for t in tasks)
     assert all(held[("after", t)] is True for t in tasks)
     assert held[("final", "sheet-total")] is True  # nothing forgotten
     learned = [r for r in rows if r["stage"] == "learn"]
     assert learned[0]["tools_kept"] == ["write_cell"] and learned[0]["success"] is True
-    assert rows[-1]["tools"] == ["write_cell"]
+    assert learned[2]["tools_kept"] == ["write_title"] and learned[2]["success"] is True
+    assert sorted(rows[-1]["tools"]) == ["write_cell", "write_title"]
