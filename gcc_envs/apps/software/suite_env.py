@@ -21,6 +21,8 @@ class SoftwareEnv(SuiteEnv):
     ``desktop/software``.
 
     ## Version History
+    * v2 (Outlook; issue 26): the junk task adds 1-6 plain folders below the junk folder, so
+      that its row differs by seed also once the folder list is scrolled to its end.
     * v1 (Chrome, Outlook, Feishu; issue 26): each task draws its values from pools large
       enough that two seeds share a variant at most 5 % of the time over 100 seeds
       (``benchmarks/apps_variants.py``): 30 texts, subjects, addresses, titles, statuses,
