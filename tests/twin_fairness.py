@@ -28,9 +28,9 @@ TWIN_MARKS = [
 
 
 def ci_sample(tasks: Sequence[str], keep: Sequence[str]) -> list[str]:
-    """The tasks of ``tasks`` whose scripted run CI repeats: those named in ``keep`` — the
-    slow apps' (GIMP, Shotcut) full runs take a minute each, and their near-miss tests end
-    with a correct solution too; ``GCC_TWINS=all`` runs every task, and
+    """The tasks of ``tasks`` whose scripted run CI repeats: those named in ``keep`` — a
+    twin's full run takes 30 s to a minute (the five suites' 24 made CI 49 min of its 50), and
+    the near-miss tests end with a correct solution too; ``GCC_TWINS=all`` runs every task, and
     ``benchmarks/apps_fairness.py`` checks every task on held-out seeds."""
     if os.environ.get("GCC_TWINS") == "all":
         return list(tasks)
