@@ -39,7 +39,8 @@ def table() -> Iterator[dict[str, dict[str, Any]]]:
     yield rows
     path = os.environ.get("OSWORLD_TABLE")
     if path:
-        with open(path, "w") as f:
+        worker = os.environ.get("PYTEST_XDIST_WORKER")  # one file per worker under -n N
+        with open(f"{path}.{worker}" if worker else path, "w") as f:
             json.dump(rows, f, indent=1)
 
 
@@ -91,12 +92,20 @@ def _play(env: Any, items: list[str | Until | Shows], replay: bool = True) -> di
 def _episode(
     env: Any, task_id: str, actions: list[str | Until | Shows]
 ) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Run one episode; ``info["episode_s"]`` is its wall time, reset to verdict."""
+    t0 = time.perf_counter()
     _, start = env.reset(options={"task": task_id})
     info = _play(env, actions)
     if "score" not in info:  # the solution ran out: end the episode as the step limit would
         while "score" not in info:
             _, _, _, _, info = env.step("WAIT")
-    return start, info
+    return start, {**info, "episode_s": time.perf_counter() - t0}
+
+
+def _sleeps(task_id: str) -> float:
+    """Seconds the task file's own ``sleep`` setup steps wait (part of its setup time)."""
+    return sum(float(s.params.get("seconds", 1.0)) for s in load_task(task_id).config
+               if s.kind == "sleep")  # fmt: skip
 
 
 @pytest.mark.parametrize("task_id", TASKS, ids=[t[:8] for t in TASKS])
@@ -113,13 +122,16 @@ def test_scripted_solution_scores_one_and_doing_nothing_zero(
         assert start["unsupported"] and start["instruction"]
         assert info["score"] == 0.0 and info["success"] is False
         table[key] = {"domain": start["domain"], "setup_s": start["setup_s"], "scripted": None,
-                      "nothing": info["score"], "unsupported": start["unsupported"]}  # fmt: skip
+                      "nothing": info["score"], "unsupported": start["unsupported"],
+                      "nothing_s": info["episode_s"], "sleep_s": _sleeps(task_id)}  # fmt: skip
         return
     start, solved = _episode(env, task_id, SOLUTIONS[key])
     assert "setup_error" not in start, start.get("setup_error")
     _, nothing = _episode(env, task_id, ["DONE"])
     table[key] = {"domain": start["domain"], "setup_s": start["setup_s"],
-                  "scripted": solved["score"], "nothing": nothing["score"]}  # fmt: skip
+                  "scripted": solved["score"], "nothing": nothing["score"],
+                  "scripted_s": solved["episode_s"], "nothing_s": nothing["episode_s"],
+                  "sleep_s": _sleeps(task_id)}  # fmt: skip
     assert solved["score"] == 1.0, solved["evaluation"]
     assert solved["success"] is True
     assert nothing["score"] == 0.0, nothing["evaluation"]
