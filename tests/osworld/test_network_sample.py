@@ -1,0 +1,104 @@
+"""A sample of OSWorld tasks that need the network, run offline from generated files.
+
+The three ``os`` task files in ``network_sample/tasks/`` are OSWorld's own (xlang-ai/OSWorld,
+Apache-2.0), unchanged. Each downloads a ``setup.sh`` (and its evaluator an ``eval.sh``) from
+OSWorld's file cache on huggingface.co; those files are not in this repository, so
+``network_sample/files/`` holds generated ones in a mirror layout (``<host>/<path>``, what
+``gcc-gym osworld cache --from`` reads). A fresh cache filled from that folder, offline, serves
+every download, and each task's scripted solution (typed into the task's terminal) scores 1,
+a near-miss 0 and doing nothing 0. The verdicts check this suite's download, execute and
+evaluation plumbing on real task files — not parity with OSWorld's own scripts, which may
+check more.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from solutions import Until
+from test_tasks import _episode
+
+from gcc_envs.osworld.cache import CacheConfig, DownloadCache
+from gcc_envs.osworld.support import support
+from gcc_envs.osworld.taskfile import load_task
+
+pytestmark = [pytest.mark.desktop, pytest.mark.slow]
+
+HERE = Path(__file__).parent / "network_sample"
+TASKS = {p.stem[:8]: p for p in sorted((HERE / "tasks").glob("*.json"))}
+
+
+def _term(command: str) -> list[str | Until]:
+    """Type ``command`` into the task's terminal. The commands name their folder rather than
+    count on the setup's own typed ``cd`` (a person would look at the prompt first)."""
+    return [
+        f"pyautogui.click(300, 200); time.sleep(0.3); pyautogui.typewrite({command!r}, "
+        "interval=0.01); pyautogui.press('enter'); time.sleep(1.5)",
+        "DONE",
+    ]
+
+
+#: Per task: the scripted solution and a near-miss (a plausible command that misses part).
+PLANS: dict[str, tuple[list[str | Until], list[str | Until]]] = {
+    "4d117223": (  # every regular file 644, in the whole tree (in testDir)
+        _term("cd ~/testDir && find . -type f -exec chmod 644 {} +"),
+        _term("cd ~/testDir && chmod 644 *"),  # only the top level's files
+    ),
+    "6f56bf42": (  # file1 copied into dir1, dir2 and dir3
+        _term("for d in dir1 dir2 dir3; do cp file1 $d/; done"),
+        _term("cp file1 dir1/; cp file1 dir2/"),
+    ),
+    "5c1075ca": (  # *failed.ipynb copied to ./fails, keeping their folders
+        _term(
+            "mkdir -p fails && find . -path ./fails -prune -o -name '*failed.ipynb' "
+            "-exec cp --parents {} fails/ \\;"
+        ),  # fmt: skip
+        _term(
+            "mkdir -p fails && find . -path ./fails -prune -o -name '*failed.ipynb' "
+            "-exec cp {} fails/ \\;"
+        ),  # fmt: skip  (flat: the hierarchy is lost)
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def offline_env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """An OSWorld env whose download cache was filled from the generated files, offline."""
+    if shutil.which("Xvfb") is None or shutil.which("openbox") is None:
+        pytest.skip("needs Xvfb and openbox (apt-get install xvfb openbox)")
+    if shutil.which("xterm") is None:
+        pytest.skip("needs xterm (the desktop's terminal)")
+    import gymnasium as gym
+
+    config = CacheConfig(root=tmp_path_factory.mktemp("cache"), offline=True)
+    counts = DownloadCache(config).fill_from(HERE / "files")
+    assert counts.added == 6, counts
+    env = gym.make("GCC/OSWorld", downloads=config, disable_env_checker=True)
+    yield env
+    env.close()
+
+
+def test_the_sample_needs_the_network_unless_its_files_are_cached() -> None:
+    cache = DownloadCache(CacheConfig(root=HERE / "no-such-cache", offline=True))
+    for path in TASKS.values():
+        task = load_task(path)
+        assert support(task, online=True).runs
+        off = support(task, online=False, cached=cache.has)
+        assert not off.runs and off.kind == "network", off
+
+
+@pytest.mark.parametrize("key", sorted(PLANS))
+def test_a_network_task_runs_offline_from_the_filled_cache(offline_env: Any, key: str) -> None:
+    task = str(TASKS[key])
+    solution, near_miss = PLANS[key]
+    start, solved = _episode(offline_env, task, solution)
+    assert "setup_error" not in start and not start.get("unsupported"), start
+    assert solved["score"] == 1.0, solved["evaluation"]
+    _, missed = _episode(offline_env, task, near_miss)
+    assert missed["score"] == 0.0, missed["evaluation"]
+    _, nothing = _episode(offline_env, task, ["DONE"])
+    assert nothing["score"] == 0.0, nothing["evaluation"]
