@@ -15,6 +15,7 @@ what OSWorld's tasks assume:
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 import shutil
@@ -22,6 +23,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from gcc_envs.core.events import Event
 from gcc_envs.core.probe import RunResult
@@ -212,6 +214,10 @@ class Episode:
         url = ""
         if app.server:
             url = self._start_server(app, port)
+            paths = [a for a in task_argv[1:] if not a.startswith("-")]
+            if paths:  # `code PATH...`: the page opens them (it ignores a command line)
+                url = self._code_url(port, paths)
+                task_argv = [task_argv[0], *(a for a in task_argv[1:] if a.startswith("-"))]
         profile = str(self.home / ".cache" / f"{app.key}-window")
         argv = app.argv(task_argv, home=str(self.home), port=port, profile=profile, url=url,
                         size=self.screen_size, accessibility=self.accessibility)  # fmt: skip
@@ -221,6 +227,19 @@ class Episode:
         self.running.setdefault(app.key, []).append(pid)
         self.notes.append(f"{task_argv[0]} runs as {argv[0]}")
         self.wait_window(app)
+
+    def _code_url(self, port: int, paths: Sequence[str]) -> str:
+        """code-server's page for ``code PATH...``: the last folder named is the workspace
+        (else the home), each file is opened in an editor (the page's ``payload``)."""
+        folder, files = self.home, []
+        for path in paths:
+            inside = self.inside(path)
+            if inside.is_dir():
+                folder = inside
+            else:
+                files.append(["openFile", f"vscode-remote://127.0.0.1:{port}{inside}"])
+        url = f"http://127.0.0.1:{port}/?folder={quote(str(folder))}"
+        return url + ("&payload=" + quote(json.dumps(files)) if files else "")
 
     def _port(self, app: App) -> int:
         if not app.needs_port:

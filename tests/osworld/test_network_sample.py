@@ -1,11 +1,12 @@
 """A sample of OSWorld tasks that need the network, run offline from generated files.
 
-The three ``os`` task files in ``network_sample/tasks/`` are OSWorld's own (xlang-ai/OSWorld,
-Apache-2.0), unchanged. Each downloads a ``setup.sh`` (and its evaluator an ``eval.sh``) from
-OSWorld's file cache on huggingface.co; those files are not in this repository, so
+The task files in ``network_sample/tasks/`` (three ``os``, one ``vs_code``) are OSWorld's own
+(xlang-ai/OSWorld, Apache-2.0), unchanged. Each downloads its input (a ``setup.sh``, a text
+file) and its evaluator an ``eval.sh`` or the expected file (``cloud_file``) from OSWorld's
+file cache on huggingface.co; those files are not in this repository, so
 ``network_sample/files/`` holds generated ones in a mirror layout (``<host>/<path>``, what
 ``gcc-gym osworld cache --from`` reads). A fresh cache filled from that folder, offline, serves
-every download, and each task's scripted solution (typed into the task's terminal) scores 1,
+every download, and each task's scripted solution (typed into the terminal or the editor) scores 1,
 a near-miss 0 and doing nothing 0. The verdicts check this suite's download, execute and
 evaluation plumbing on real task files — not parity with OSWorld's own scripts, which may
 check more.
@@ -42,6 +43,19 @@ def _term(command: str) -> list[str | Until]:
     ]
 
 
+def _replace_in_editor(last: str) -> list[str | Until]:
+    """VS Code's replace widget (Ctrl+H): "text" → "test", then ``last`` (Ctrl+Alt+Enter
+    replaces every match, Enter only the next)."""
+    return [
+        Until("vscode_replace_text"),
+        "pyautogui.click(960, 540); time.sleep(0.3); pyautogui.hotkey('ctrl', 'h'); "
+        "time.sleep(1); pyautogui.typewrite('text', interval=0.05); time.sleep(0.5); "
+        "pyautogui.press('tab'); pyautogui.typewrite('test', interval=0.05); time.sleep(0.5)",
+        f"{last}; time.sleep(1); pyautogui.press('esc'); time.sleep(0.5)",
+        "DONE",
+    ]
+
+
 #: Per task: the scripted solution and a near-miss (a plausible command that misses part).
 PLANS: dict[str, tuple[list[str | Until], list[str | Until]]] = {
     "4d117223": (  # every regular file 644, in the whole tree (in testDir)
@@ -62,6 +76,10 @@ PLANS: dict[str, tuple[list[str | Until], list[str | Until]]] = {
             "-exec cp {} fails/ \\;"
         ),  # fmt: skip  (flat: the hierarchy is lost)
     ),
+    "0ed39f63": (  # every "text" in the open file becomes "test" (the postconfig saves)
+        _replace_in_editor("pyautogui.hotkey('ctrl', 'alt', 'enter')"),
+        _replace_in_editor("pyautogui.press('enter')"),  # the first match only
+    ),
 }
 
 
@@ -76,7 +94,7 @@ def offline_env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
 
     config = CacheConfig(root=tmp_path_factory.mktemp("cache"), offline=True)
     counts = DownloadCache(config).fill_from(HERE / "files")
-    assert counts.added == 6, counts
+    assert counts.added == 8, counts
     env = gym.make("GCC/OSWorld", downloads=config, disable_env_checker=True)
     yield env
     env.close()
