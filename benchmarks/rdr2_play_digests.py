@@ -2,7 +2,9 @@
 
 Run: ``python benchmarks/rdr2_play_digests.py [--steps N] [--seed S]`` on two commits (a
 worktree of the older one, with ``PYTHONPATH`` pointing at it) and compare the lines: equal
-digests mean the speed work left every observation and every reward as it was. Actions are
+digests mean the speed work left every observation and every reward as it was.
+``--write PATH`` also writes them as JSON (``tests/games/rdr2/data/play_digests.json``, which
+``tests/games/rdr2/test_play_digests.py`` recomputes, with and without ``GCC_NO_JIT=1``). Actions are
 the seeded action space's samples (keys, buttons, mouse, scroll; pauses and resumes
 included), episodes reset as they end. 720p runs fewer steps than the small sizes.
 """
@@ -11,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 
 import gymnasium as gym
 
@@ -41,13 +44,21 @@ def main() -> None:
     p.add_argument("--steps", type=int, default=1500, help="steps at 84x84 and 96x160")
     p.add_argument("--steps-720p", type=int, default=150)
     p.add_argument("--seed", type=int, default=11)
+    p.add_argument("--write", help="also write the digests here (JSON)")
     args = p.parse_args()
+    rows = []
     for mission in (1, 2, 3):
         env_id = f"GCC/RDR2-Mission{mission}"
         for size in SIZES:
             steps = args.steps_720p if size == (720, 1280) else args.steps
             d = digest(env_id, size, steps, args.seed)
             print(f"{env_id} {size[1]}x{size[0]} {steps} steps {d}")
+            rows.append({"env_id": env_id, "size": list(size), "steps": steps,
+                         "seed": args.seed, "digest": d})  # fmt: skip
+    if args.write:
+        with open(args.write, "w") as f:
+            json.dump(rows, f, indent=1)
+            f.write("\n")
 
 
 if __name__ == "__main__":

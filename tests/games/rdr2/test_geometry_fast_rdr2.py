@@ -42,7 +42,7 @@ def test_line_of_sight_in_python_floats_equals_numpy(monkeypatch):
         assert got == _numpy_sight(monkeypatch, walls, ax, ay, bx, by), (ax, ay, bx, by)
 
 
-@pytest.mark.skipif(jit.kernel("line_of_sight") is None, reason="numba (the fast extra) is missing")
+@pytest.mark.skipif(jit.kernel("line_of_sight") is None, reason="numba is missing or GCC_NO_JIT=1")
 def test_compiled_line_of_sight_equals_numpy(monkeypatch):
     rng = np.random.default_rng(4)
     answers = set()
@@ -103,7 +103,7 @@ def _circle_free_python(monkeypatch, *args):
 
 
 @pytest.mark.skipif(
-    jit.kernel("circle_cells_free") is None, reason="numba (the fast extra) is missing"
+    jit.kernel("circle_cells_free") is None, reason="numba is missing or GCC_NO_JIT=1"
 )
 def test_compiled_circle_free_equals_python(monkeypatch):
     rng = np.random.default_rng(6)

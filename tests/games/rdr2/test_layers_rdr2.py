@@ -13,7 +13,7 @@ from gcc_envs.games.rdr2.sim.state import PauseMenu
 PAUSE_ITEMS = PauseMenu().items
 
 pytestmark = pytest.mark.skipif(
-    jit.kernel("layer") is None, reason="numba (the fast extra) is missing"
+    jit.compiled(layers.layer_ops) is None, reason="numba is missing or GCC_NO_JIT=1"
 )
 SIZES = [(84, 84), (96, 160), (100, 84), (180, 320), (720, 1280), (16, 16)]
 
@@ -23,7 +23,7 @@ def _both(layer, frame, monkeypatch):
     layers.replay(mine, layer)
     ref = frame.copy()
     with monkeypatch.context() as m:
-        m.setattr(jit, "kernel", lambda name: None)
+        m.setattr(jit, "compiled", lambda fn: None)
         layers.replay(ref, layer)
     return mine, ref
 

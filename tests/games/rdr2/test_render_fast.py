@@ -73,19 +73,19 @@ def _play_states(mission: str, seed: int, steps: int) -> list:
     return out
 
 
-@pytest.mark.skipif(jit.kernel("cast_rays") is None, reason="numba (the fast extra) is missing")
+@pytest.mark.skipif(jit.kernel("cast_rays") is None, reason="numba is missing or GCC_NO_JIT=1")
 @pytest.mark.parametrize("mission", ["mission1", "mission2", "mission3"])
 def test_compiled_kernels_draw_the_numpy_frames(mission, monkeypatch):
     states = _play_states(mission, seed=7, steps=24)
     fast = {size: [render(s, *size) for s in states[::3]] for size in SIZES[:2]}
-    monkeypatch.setattr(jit, "kernel", lambda name: None)
+    monkeypatch.setattr(jit, "compiled", lambda fn: None)
     for size, frames in fast.items():
         for i, (s, f) in enumerate(zip(states[::3], frames, strict=True)):
             ref = render(s, *size)
             assert np.array_equal(f, ref), f"{mission} state {i} at {size}: fast != numpy"
 
 
-@pytest.mark.skipif(jit.kernel("cast_rays") is None, reason="numba (the fast extra) is missing")
+@pytest.mark.skipif(jit.kernel("cast_rays") is None, reason="numba is missing or GCC_NO_JIT=1")
 def test_compiled_ray_cast_equals_the_numpy_cast_bit_for_bit(monkeypatch):
     from gcc_envs.games.rdr2.sim.raycast import cast
 
@@ -109,7 +109,7 @@ def test_compiled_ray_cast_equals_the_numpy_cast_bit_for_bit(monkeypatch):
             assert a.dtype == b.dtype and np.array_equal(a, b), (trial, name)
 
 
-@pytest.mark.skipif(jit.kernel("blend_mask") is None, reason="numba (the fast extra) is missing")
+@pytest.mark.skipif(jit.kernel("blend_mask") is None, reason="numba is missing or GCC_NO_JIT=1")
 def test_compiled_text_blend_equals_the_numpy_blend(monkeypatch):
     from gcc_envs.games.rdr2.sim.text import blend_mask
 
@@ -131,7 +131,7 @@ def test_compiled_text_blend_equals_the_numpy_blend(monkeypatch):
         assert np.array_equal(fast, ref)
 
 
-@pytest.mark.skipif(jit.kernel("snowfall") is None, reason="numba (the fast extra) is missing")
+@pytest.mark.skipif(jit.kernel("snowfall") is None, reason="numba is missing or GCC_NO_JIT=1")
 def test_compiled_snowfall_puts_every_flake_where_numpy_does(monkeypatch):
     from types import SimpleNamespace
 

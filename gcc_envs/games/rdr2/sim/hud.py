@@ -16,7 +16,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from gcc_envs.games.rdr2.sim import layers, stamps, text
+from gcc_envs.games.rdr2.sim import layers, text
 from gcc_envs.games.rdr2.sim.layers import Recorder
 from gcc_envs.games.rdr2.sim.minimap import MapBox
 from gcc_envs.games.rdr2.sim.state import GUNS
@@ -139,7 +139,8 @@ def draw_cores(frame: np.ndarray, state: Any, b: MapBox, s: float) -> None:
         cx = b.cx - b.r + r + i * (2 * r + px(8, s))
         inner = max(1, round((r - 2) * math.sqrt(max(0.0, min(1.0, frac)))))
         rings = ((r, (20, 20, 20), -1), (inner, color, -1), (r, (200, 200, 200), max(1, px(2, s))))
-        stamps.circle_stack(frame, cx, cy, rings)
+        for radius, color, thickness in rings:
+            cv2.circle(frame, (cx, cy), radius, color, thickness, cv2.LINE_AA)
 
 
 def record_top_right(

@@ -1,10 +1,12 @@
-"""Compiled kernels for the render path's loops and a line of sight's walk (numba, the ``fast``
-extra), numpy otherwise.
+"""Compiled kernels for the render path's loops and a line of sight's walk (numba, a core
+dependency), numpy where numba is missing or ``GCC_NO_JIT=1`` asks for it.
 
 Each kernel does exactly the float operations of the numpy code it replaces, in the same
 order, so frames are identical bit for bit with or without numba (``tests/games/rdr2/
-test_render_fast.py`` renders both ways and compares). Without numba, :func:`kernel` returns
-None and callers run their numpy path. Compiling takes a second or two per kernel on first
+test_render_fast.py`` renders both ways and compares; ``test_play_digests.py`` plays both ways
+against committed digests). Without numba, :func:`kernel` and :func:`compiled` return None and
+callers run their numpy path. A kernel used by one module may live there, compiled with
+:func:`compiled` (``layers.layer_ops``). Compiling takes a second or two per kernel on first
 use in a process; numba's on-disk cache (in the user's cache folder, :func:`_user_cache`)
 makes later processes start at once.
 """
@@ -20,8 +22,6 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-
-from gcc_envs.games.rdr2.sim import cv_twins
 
 log = logging.getLogger(__name__)
 
@@ -436,17 +436,6 @@ def circle_cells_free(
     return True
 
 
-def _stamp(
-    img: np.ndarray, y0: int, x0: int, dy: np.ndarray, dx: np.ndarray, lut: np.ndarray
-) -> None:
-    """``stamps.apply``: each touched channel through its table."""
-    for i in range(dy.shape[0]):
-        y = y0 + dy[i]
-        x = x0 + dx[i]
-        for c in range(3):
-            img[y, x, c] = lut[i, c, img[y, x, c]]
-
-
 def _place_trees(
     cx: np.ndarray,
     cy: np.ndarray,
@@ -538,12 +527,8 @@ def _snowfall(
 
 
 _PYTHON: dict[str, Callable[..., Any]] = {
-    "area_rows": cv_twins.area_rows,
-    "grey_dim": cv_twins.grey_dim,
-    "layer": cv_twins.layer_ops,
     "place_trees": _place_trees,
     "snowfall": _snowfall,
-    "stamp": _stamp,
     "circle_cells_free": circle_cells_free,
     "low_heights": _low_heights,
     "wall_columns": _wall_columns,
@@ -558,15 +543,24 @@ _PYTHON: dict[str, Callable[..., Any]] = {
 }
 
 
-@functools.cache
 def kernel(name: str) -> Callable[..., Any] | None:
     """The compiled kernel ``name`` (see ``_PYTHON``), or None when numba is not installed."""
+    return compiled(_PYTHON[name])
+
+
+@functools.cache
+def compiled(fn: Callable[..., Any]) -> Callable[..., Any] | None:
+    """``fn`` compiled by numba (a kernel kept beside the numpy code it speeds up, in its own
+    module), or None when numba is not installed or ``GCC_NO_JIT=1`` asks for the numpy
+    path."""
+    if os.environ.get("GCC_NO_JIT", "") not in ("", "0"):
+        return None
     try:
         import numba
     except ImportError:
         return None
     _user_cache()
-    return numba.njit(cache=True, nogil=True)(_PYTHON[name])
+    return numba.njit(cache=True, nogil=True)(fn)
 
 
 @functools.cache

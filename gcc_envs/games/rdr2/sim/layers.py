@@ -3,9 +3,9 @@ fills of the pause menu and of the HUD's text, over whatever view lies behind th
 
 A :class:`Recorder` takes the same drawing calls the screens make (:func:`panel`,
 ``text.draw``, a filled rectangle, ``cv2.line``) and keeps each twice: as the call itself,
-which :func:`replay` makes in order where numba is missing, and as rows of one table for the
-``layer`` kernel (``cv_twins.layer_ops``), which does each operation's per-pixel arithmetic as
-the call does it (a panel is ``cv2.convertScaleAbs``' own table of 256 bytes; text blends
+which :func:`replay` makes in order where numba is missing, and as rows of one table for
+:func:`layer_ops` (compiled where numba is installed), which does each operation's per-pixel
+arithmetic as the call does it (a panel is ``cv2.convertScaleAbs``' own table of 256 bytes; text blends
 through its clipped coverage mask with the uint16 rounding of ``text.blend_mask``; a line is
 the pixels ``cv2.line`` sets). A layer depends only on what it shows, so callers keep it by
 that (the frame behind it varies). ``tests/games/rdr2/test_layers_rdr2.py`` checks the kernel
@@ -22,9 +22,11 @@ import cv2
 import numpy as np
 
 from gcc_envs.games.rdr2.sim import jit, text
-from gcc_envs.games.rdr2.sim.cv_twins import BLEND, FILL, PAINT, SCALE
 
 Color = tuple[int, int, int]
+#: Operation kinds of a :class:`Layer`: a byte map, a blend through coverage, a fill, a mask
+#: painted in one colour.
+SCALE, BLEND, FILL, PAINT = 0, 1, 2, 3
 
 
 @dataclass(frozen=True, eq=False)  # (compared by identity: it holds arrays)
@@ -152,9 +154,43 @@ def replay(frame: np.ndarray, layer: Layer) -> None:
     """Draw ``layer`` on an (h, w, 3) uint8 ``frame`` in place."""
     if frame.shape[:2] != (layer.h, layer.w):
         raise ValueError(f"a layer for {layer.h}x{layer.w} cannot go on a {frame.shape} frame")
-    compiled = jit.kernel("layer")
+    compiled = jit.compiled(layer_ops)
     if compiled is None:
         for call in layer.calls:
             call(frame)
         return
     compiled(frame, layer.ops, layer.data, layer.tables)
+
+
+def layer_ops(frame: np.ndarray, ops: np.ndarray, data: np.ndarray, tables: np.ndarray) -> None:
+    """Every operation of a recorded ``layers.Layer`` in order, on ``frame`` in place (compiled
+    by :func:`replay`; see :class:`Recorder` for what each kind does)."""
+    for n in range(ops.shape[0]):
+        kind, y0, y1, x0, x1, off = ops[n, 0], ops[n, 1], ops[n, 2], ops[n, 3], ops[n, 4], ops[n, 5]
+        c0, c1, c2 = ops[n, 6], ops[n, 7], ops[n, 8]
+        if kind == SCALE:
+            t = tables[c0]
+            for i in range(y0, y1):
+                for j in range(x0, x1):
+                    for c in range(3):
+                        frame[i, j, c] = t[frame[i, j, c]]
+            continue
+        if kind == FILL:
+            for i in range(y0, y1):
+                for j in range(x0, x1):
+                    frame[i, j, 0], frame[i, j, 1], frame[i, j, 2] = c0, c1, c2
+            continue
+        w = x1 - x0
+        for i in range(y0, y1):
+            for j in range(x0, x1):
+                a = np.uint16(data[off + (i - y0) * w + (j - x0)])
+                if a == 0:
+                    continue
+                if kind == PAINT:
+                    frame[i, j, 0], frame[i, j, 1], frame[i, j, 2] = c0, c1, c2
+                    continue
+                inv = np.uint16(255) - a  # text.blend_mask's rounding (jit._blend_mask)
+                v0, v1, v2 = frame[i, j, 0], frame[i, j, 1], frame[i, j, 2]
+                frame[i, j, 0] = (np.uint16(v0) * inv + np.uint16(c0) * a + 127) // 255
+                frame[i, j, 1] = (np.uint16(v1) * inv + np.uint16(c1) * a + 127) // 255
+                frame[i, j, 2] = (np.uint16(v2) * inv + np.uint16(c2) * a + 127) // 255

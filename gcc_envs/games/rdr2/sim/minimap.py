@@ -16,7 +16,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from gcc_envs.games.rdr2.sim import jit, stamps, text
+from gcc_envs.games.rdr2.sim import jit, text
 from gcc_envs.games.rdr2.sim.state import BLOCKS, CELL_M, GROUNDS
 
 ROUTE_RED = (214, 24, 24)
@@ -242,7 +242,7 @@ def disc(state: Any, b: MapBox) -> np.ndarray:
         u, v = at(float(npc.x), float(npc.y))
         if math.hypot(u - b.r, v - b.r) <= b.r:
             _dot(patch, u, v, max(2, round(5 * s)), color)
-    _arrow(patch, b.r, s)
+    _draw_arrow(patch, b.r, s)
     return patch
 
 
@@ -286,26 +286,15 @@ def _map_patch(state: Any, b: MapBox, offs: np.ndarray) -> np.ndarray:
 
 
 def _dot(img: np.ndarray, u: float, v: float, r: int, color: tuple[int, int, int]) -> None:
-    stamps.circle_stack(img, round(u), round(v), ((r + 1, (20, 20, 20), -1), (r, color, -1)))
-
-
-def _arrow(img: np.ndarray, r: int, s: float) -> None:
-    h, w = img.shape[:2]
-    fits = (h, w) == (2 * r + 1, 2 * r + 1) and jit.kernel("stamp") is not None
-    if not fits or not stamps.apply(img, r, r, _arrow_stamp(r, s)):
-        _draw_arrow(img, r, s)
+    x, y = round(u), round(v)
+    cv2.circle(img, (x, y), r + 1, (20, 20, 20), -1, cv2.LINE_AA)
+    cv2.circle(img, (x, y), r, color, -1, cv2.LINE_AA)
 
 
 def _draw_arrow(img: np.ndarray, r: int, s: float) -> None:
     pts = _arrow_points(r, s)
     cv2.fillPoly(img, [pts], (250, 250, 250), cv2.LINE_AA, 4)
     cv2.polylines(img, [pts], True, (20, 20, 20), 1, cv2.LINE_AA, 4)
-
-
-@lru_cache(maxsize=16)
-def _arrow_stamp(r: int, s: float) -> stamps.Stamp | None:
-    """The arrow as drawn on a disc patch of radius ``r`` (recorded at its own place)."""
-    return stamps.record(lambda img: _draw_arrow(img, r, s), 2 * r + 1, r)
 
 
 @lru_cache(maxsize=16)

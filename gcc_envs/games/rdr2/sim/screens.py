@@ -13,7 +13,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from gcc_envs.games.rdr2.sim import cv_twins, jit, layers, text
+from gcc_envs.games.rdr2.sim import layers, text
 from gcc_envs.games.rdr2.sim.hud import px, scale
 from gcc_envs.games.rdr2.sim.layers import panel
 from gcc_envs.games.rdr2.sim.state import (
@@ -38,10 +38,6 @@ def dim(frame: np.ndarray, k: float, grey: float = 0.0) -> None:
     """Darken by ``k`` and pull colours ``grey`` of the way to their luminance, in place."""
     if grey > 0.0:
         a, b = (1.0 - grey) * k, grey * k
-        compiled = jit.kernel("grey_dim")
-        if compiled is not None:  # OpenCV's bytes, in one pass
-            compiled(frame, cv_twins.weighted_table(a, b))
-            return
         lum = cv2.cvtColor(cv2.cvtColor(frame, cv2.COLOR_RGB2GRAY), cv2.COLOR_GRAY2RGB)
         frame[:] = cv2.addWeighted(frame, a, lum, b, 0.0)
     else:
@@ -52,12 +48,7 @@ def blurred(frame: np.ndarray) -> np.ndarray:
     """A soft copy of ``frame`` (downsample by 8, back up)."""
     h, w = frame.shape[:2]
     dw, dh = max(1, w // 8), max(1, h // 8)
-    compiled = jit.kernel("area_rows")
-    if compiled is not None and (w % dw or h % dh):  # (OpenCV's general area path)
-        small = np.empty((dh, dw, 3), np.uint8)
-        compiled(frame, small, *cv_twins.area_table(w, dw), *cv_twins.area_table(h, dh))
-    else:
-        small = cv2.resize(frame, (dw, dh), interpolation=cv2.INTER_AREA)
+    small = cv2.resize(frame, (dw, dh), interpolation=cv2.INTER_AREA)
     return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
