@@ -1,4 +1,4 @@
-"""Minari's own ``DataCollector`` on every game's simulator, read back with ``load_dataset``.
+"""Minari's own ``DataCollector`` on every simulator id, read back with ``load_dataset``.
 
 The collector stores ``env.spec`` as JSON, so this fails the day an id stops being data (a
 callable entry point, kwargs JSON cannot hold); it runs with Minari's defaults, as a user would.
@@ -11,15 +11,15 @@ import inspect
 import gymnasium as gym
 import numpy as np
 import pytest
-from spec_helpers import games
+from spec_helpers import sim_ids
 
 from gcc_envs.registration import versioned_id
 
 minari = pytest.importorskip("minari", minversion="0.5.4")  # 0.5.3 misreads some frame shapes
 pytest.importorskip("jax", reason="Minari's DataCollector needs minari[create] (jax)")
 
-#: One sim id per game: its default task.
-GAME_IDS = [g.task(g.default_task).env_id(g.title) for g in games() if g.simulator is not None]
+#: Every id whose game runs on a simulator.
+GAME_IDS = sim_ids()
 SMALL = (36, 64)
 
 
