@@ -28,7 +28,7 @@ def _segments(rng: np.random.Generator, trials: int):
 
 def _numpy_sight(monkeypatch, walls, ax, ay, bx, by) -> bool:
     with monkeypatch.context() as m:
-        m.setattr(jit, "kernel", lambda name: None)
+        m.setattr(jit, "compiled", lambda fn: None)
         m.setattr(geo, "_SCALAR_SAMPLES", -1)
         return geo.line_of_sight(walls, 2.0, ax, ay, bx, by)
 
@@ -37,12 +37,14 @@ def test_line_of_sight_in_python_floats_equals_numpy(monkeypatch):
     rng = np.random.default_rng(3)
     for walls, ax, ay, bx, by in _segments(rng, 1500):
         with monkeypatch.context() as m:
-            m.setattr(jit, "kernel", lambda name: None)  # short ones walked in Python
+            m.setattr(jit, "compiled", lambda fn: None)  # short ones walked in Python
             got = geo.line_of_sight(walls, 2.0, ax, ay, bx, by)
         assert got == _numpy_sight(monkeypatch, walls, ax, ay, bx, by), (ax, ay, bx, by)
 
 
-@pytest.mark.skipif(jit.kernel("line_of_sight") is None, reason="numba is missing or GCC_NO_JIT=1")
+@pytest.mark.skipif(
+    jit.compiled(geo._sight_walk) is None, reason="numba is missing or GCC_NO_JIT=1"
+)
 def test_compiled_line_of_sight_equals_numpy(monkeypatch):
     rng = np.random.default_rng(4)
     answers = set()
@@ -98,12 +100,12 @@ def test_kept_path_answers_follow_a_path_changed_in_place():
 
 def _circle_free_python(monkeypatch, *args):
     with monkeypatch.context() as m:
-        m.setattr(jit, "kernel", lambda name: None)
+        m.setattr(jit, "compiled", lambda fn: None)
         return geo.circle_free(*args)
 
 
 @pytest.mark.skipif(
-    jit.kernel("circle_cells_free") is None, reason="numba is missing or GCC_NO_JIT=1"
+    jit.compiled(geo._cells_free) is None, reason="numba is missing or GCC_NO_JIT=1"
 )
 def test_compiled_circle_free_equals_python(monkeypatch):
     rng = np.random.default_rng(6)

@@ -13,8 +13,8 @@ pytest.importorskip("numba")
 
 SCRIPT = """
 import numpy as np
-from gcc_envs.games.rdr2.sim import jit
-free = jit.kernel("circle_cells_free")
+from gcc_envs.games.rdr2.sim import geometry, jit
+free = jit.compiled(geometry._cells_free)
 walls = np.zeros((4, 4), np.uint8)
 print(free(walls, np.zeros((4, 4), np.int8), 1.0, 2.0, 2.0, 0.5, 0))
 """
@@ -32,6 +32,6 @@ def test_kernels_cache_in_the_user_cache_dir_and_say_so_only_when_cold(tmp_path)
     first = _run(tmp_path)
     assert first.returncode == 0 and first.stdout.strip() == "True", first.stderr
     assert "compiling RDR2's render kernels" in first.stderr and str(tmp_path) in first.stderr
-    assert list((tmp_path / "gcc-gym" / "numba").glob("sim_*/jit.circle_cells_free-*.nbi"))
+    assert list((tmp_path / "gcc-gym" / "numba").glob("sim_*/geometry._cells_free-*.nbi"))
     second = _run(tmp_path)
     assert second.returncode == 0 and "compiling" not in second.stderr, second.stderr

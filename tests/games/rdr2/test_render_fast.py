@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from gcc_envs.games.rdr2.sim import RDR2Sim, jit
+from gcc_envs.games.rdr2.sim import RDR2Sim, hands, jit, raycast, text
 from gcc_envs.games.rdr2.sim.render import render
 from gcc_envs.games.rdr2.sim.showcase import SCENES
 
@@ -73,7 +73,9 @@ def _play_states(mission: str, seed: int, steps: int) -> list:
     return out
 
 
-@pytest.mark.skipif(jit.kernel("cast_rays") is None, reason="numba is missing or GCC_NO_JIT=1")
+@pytest.mark.skipif(
+    jit.compiled(raycast._cast_rays) is None, reason="numba is missing or GCC_NO_JIT=1"
+)
 @pytest.mark.parametrize("mission", ["mission1", "mission2", "mission3"])
 def test_compiled_kernels_draw_the_numpy_frames(mission, monkeypatch):
     states = _play_states(mission, seed=7, steps=24)
@@ -85,7 +87,9 @@ def test_compiled_kernels_draw_the_numpy_frames(mission, monkeypatch):
             assert np.array_equal(f, ref), f"{mission} state {i} at {size}: fast != numpy"
 
 
-@pytest.mark.skipif(jit.kernel("cast_rays") is None, reason="numba is missing or GCC_NO_JIT=1")
+@pytest.mark.skipif(
+    jit.compiled(raycast._cast_rays) is None, reason="numba is missing or GCC_NO_JIT=1"
+)
 def test_compiled_ray_cast_equals_the_numpy_cast_bit_for_bit(monkeypatch):
     from gcc_envs.games.rdr2.sim.raycast import cast
 
@@ -102,14 +106,16 @@ def test_compiled_ray_cast_equals_the_numpy_cast_bit_for_bit(monkeypatch):
         limit = rng.uniform(1.0, 60.0, len(rx)) if trial % 2 else 50.0
         fast = cast(grid, x, y, rx, ry, limit)
         with monkeypatch.context() as m:
-            m.setattr(jit, "kernel", lambda name: None)
+            m.setattr(jit, "compiled", lambda fn: None)
             ref = cast(grid, x, y, rx, ry, limit)
         for name in ("dist", "col", "row", "side", "u"):
             a, b = getattr(fast, name), getattr(ref, name)
             assert a.dtype == b.dtype and np.array_equal(a, b), (trial, name)
 
 
-@pytest.mark.skipif(jit.kernel("blend_mask") is None, reason="numba is missing or GCC_NO_JIT=1")
+@pytest.mark.skipif(
+    jit.compiled(text._blend_mask) is None, reason="numba is missing or GCC_NO_JIT=1"
+)
 def test_compiled_text_blend_equals_the_numpy_blend(monkeypatch):
     from gcc_envs.games.rdr2.sim.text import blend_mask
 
@@ -125,13 +131,15 @@ def test_compiled_text_blend_equals_the_numpy_blend(monkeypatch):
         fast = frame.copy()
         blend_mask(fast, m, x, y, color, alpha)
         with monkeypatch.context() as mp:
-            mp.setattr(jit, "kernel", lambda name: None)
+            mp.setattr(jit, "compiled", lambda fn: None)
             ref = frame.copy()
             blend_mask(ref, m, x, y, color, alpha)
         assert np.array_equal(fast, ref)
 
 
-@pytest.mark.skipif(jit.kernel("snowfall") is None, reason="numba is missing or GCC_NO_JIT=1")
+@pytest.mark.skipif(
+    jit.compiled(hands._snowfall) is None, reason="numba is missing or GCC_NO_JIT=1"
+)
 def test_compiled_snowfall_puts_every_flake_where_numpy_does(monkeypatch):
     from types import SimpleNamespace
 
@@ -148,7 +156,7 @@ def test_compiled_snowfall_puts_every_flake_where_numpy_does(monkeypatch):
         fast = background.copy()
         draw_snowfall(fast, st, 70.0)
         with monkeypatch.context() as mp:
-            mp.setattr(jit, "kernel", lambda name: None)
+            mp.setattr(jit, "compiled", lambda fn: None)
             ref = background.copy()
             draw_snowfall(ref, st, 70.0)
         assert not np.array_equal(ref, background)

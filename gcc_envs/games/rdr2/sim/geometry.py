@@ -69,7 +69,7 @@ def circle_free(
     circle, and its centre is on a cell no higher than level ``z`` (ledges block by the centre,
     so a walker can step down and move away from a ledge's foot).
     """
-    cells_free = jit.kernel("circle_cells_free") or jit.circle_cells_free
+    cells_free = jit.compiled(_cells_free) or _cells_free
     if not cells_free(walls, level, cell_m, x, y, r, z):
         return False
     return all((sx - x) ** 2 + (sy - y) ** 2 >= (sr + r) ** 2 for sx, sy, sr in solids)
@@ -125,11 +125,11 @@ def line_of_sight(
     """Whether no wall cell lies on the segment AB (sampled every quarter cell)."""
     d = dist(ax, ay, bx, by)
     n = max(int(d / (cell_m * 0.25)), 1)
-    walk = jit.kernel("line_of_sight")
+    walk = jit.compiled(_sight_walk)
     if walk is not None:
         return bool(walk(walls, cell_m, ax, ay, bx, by, n))
     if n <= _SCALAR_SAMPLES:
-        return jit.line_of_sight(walls, cell_m, ax, ay, bx, by, n)
+        return _sight_walk(walls, cell_m, ax, ay, bx, by, n)
     t = np.linspace(0.0, 1.0, n + 1)
     cols = np.floor((ax + (bx - ax) * t) / cell_m).astype(np.int64)
     rows = np.floor((ay + (by - ay) * t) / cell_m).astype(np.int64)
@@ -281,3 +281,52 @@ def _segments(
         out.append((ax, ay, vx, vy, n, length, run))
         run += length
     return tuple(out)
+
+
+# ---- compiled with numba where it is installed (jit.compiled); the same float operations
+# as the numpy code above, in the same order
+
+
+def _sight_walk(
+    walls: np.ndarray, cell_m: float, ax: float, ay: float, bx: float, by: float, n: int
+) -> bool:
+    """``geometry.line_of_sight``'s samples one at a time, with the float operations of
+    ``np.linspace`` (``i * (1 / n)``, the last exactly 1) and of the array path."""
+    h, w = walls.shape
+    ex, ey = bx - ax, by - ay
+    step = 1.0 / n
+    c0, r0 = math.floor(ax / cell_m), math.floor(ay / cell_m)
+    c1, r1 = math.floor((ax + ex) / cell_m), math.floor((ay + ey) / cell_m)
+    if not (0 <= c1 < w and 0 <= r1 < h):
+        return False
+    blocked = False
+    for i in range(n):
+        t = i * step
+        c, r = math.floor((ax + ex * t) / cell_m), math.floor((ay + ey * t) / cell_m)
+        if not (0 <= c < w and 0 <= r < h):
+            return False
+        if not blocked and walls[r, c] != 0 and (r, c) != (r0, c0) and (r, c) != (r1, c1):
+            blocked = True
+    return not blocked
+
+
+def _cells_free(
+    walls: np.ndarray, level: np.ndarray, cell_m: float, x: float, y: float, r: float, z: int
+) -> bool:
+    """``geometry.circle_free``'s grid part (its centre's level, then every wall cell the
+    circle may touch), in the same float operations."""
+    rows, cols = walls.shape
+    col, row = math.floor(x / cell_m), math.floor(y / cell_m)
+    if not (0 <= col < cols and 0 <= row < rows) or level[row, col] > z:
+        return False
+    c0, c1 = math.floor((x - r) / cell_m), math.floor((x + r) / cell_m)
+    r0, r1 = math.floor((y - r) / cell_m), math.floor((y + r) / cell_m)
+    for rw in range(r0, r1 + 1):
+        for cl in range(c0, c1 + 1):
+            if 0 <= cl < cols and 0 <= rw < rows and walls[rw, cl] == 0:
+                continue
+            nx = min(max(x, cl * cell_m), (cl + 1) * cell_m)
+            ny = min(max(y, rw * cell_m), (rw + 1) * cell_m)
+            if (nx - x) ** 2 + (ny - y) ** 2 < r * r:
+                return False
+    return True

@@ -115,7 +115,7 @@ def draw_snowfall(frame: np.ndarray, state: Any, fov_deg: float) -> None:
     h, w = frame.shape[:2]
     terms = _flake_terms(max(8, int(h * w * 0.0004)))
     k = max(1, round(2 * scale(h, w)))  # a flake's square, in pixels
-    compiled = jit.kernel("snowfall")
+    compiled = jit.compiled(_snowfall)
     if compiled is None:
         _draw_snowfall_numpy(frame, state, fov_deg, terms, k)
         return
@@ -147,3 +147,39 @@ def draw(frame: np.ndarray, state: Any, fov_deg: float) -> None:
         draw_horse_neck(frame, state)
     draw_carried(frame, state)
     draw_gun(frame, state)
+
+
+# ---- compiled with numba where it is installed (jit.compiled); the same float operations
+# as the numpy code above, in the same order
+
+
+def _snowfall(
+    frame: np.ndarray,
+    across: np.ndarray,
+    down: np.ndarray,
+    sway: np.ndarray,
+    fall: np.ndarray,
+    turn: float,
+    clock: float,
+    k: int,
+    r: int,
+    g: int,
+    b: int,
+) -> None:
+    """``hands.draw_snowfall``'s flakes after its ``np.sin``: every term in float32 as numpy
+    takes the Python floats, the place truncated to int32, a ``k``-pixel square per flake."""
+    h, w = frame.shape[0], frame.shape[1]
+    t, c = np.float32(turn), np.float32(clock)
+    amp, one = np.float32(0.05), np.float32(1.0)
+    fw, fh = np.float32(w), np.float32(h)
+    for i in range(across.shape[0]):
+        u = (across[i] - t + amp * sway[i]) % one
+        v = (down[i] + c * fall[i]) % one
+        x, y = np.int32(u * fw), np.int32(v * fh)
+        for dx in range(k):
+            col = min(x + dx, w - 1)
+            for dy in range(k):
+                row = min(y + dy, h - 1)
+                frame[row, col, 0] = r
+                frame[row, col, 1] = g
+                frame[row, col, 2] = b

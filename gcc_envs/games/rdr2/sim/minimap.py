@@ -168,7 +168,7 @@ def draw(frame: np.ndarray, state: Any, memo: MinimapMemo | None = None) -> MapB
     patch = disc(state, b) if memo is None else memo.patch(state, b)
     _, inside, rim = _disc(b.r)
     region = frame[b.cy - b.r : b.cy + b.r + 1, b.cx - b.r : b.cx + b.r + 1]
-    blend = jit.kernel("minimap_blend")
+    blend = jit.compiled(_minimap_blend)
     if blend is not None and region.shape == patch.shape:
         blend(region, patch, inside, rim, *RIM)
     else:
@@ -253,7 +253,7 @@ def _map_patch(state: Any, b: MapBox, offs: np.ndarray) -> np.ndarray:
     fx, fy = math.cos(yaw), math.sin(yaw)
     walls, ground = state.map.walls, state.map.ground
     gpal, wpal = _palette()
-    compiled = jit.kernel("minimap_patch")
+    compiled = jit.compiled(_minimap_patch)
     if compiled is not None and type(p.x) is float and type(p.y) is float:
         # float32 throughout, as numpy takes Python floats into float32 arrays
         patch = np.empty((*offs.shape[1:], 3), np.uint8)
@@ -307,3 +307,69 @@ def _arrow_points(r: int, s: float) -> np.ndarray:
     out = np.round(pts * 16).astype(np.int32)
     out.setflags(write=False)
     return out
+
+
+# ---- compiled with numba where it is installed (jit.compiled); the same float operations
+# as the numpy code above, in the same order
+
+
+def _minimap_patch(
+    patch: np.ndarray,
+    offs: np.ndarray,
+    m_per_px: float,
+    px: float,
+    py: float,
+    fx: float,
+    fy: float,
+    cell_m: float,
+    walls: np.ndarray,
+    ground: np.ndarray,
+    gpal: np.ndarray,
+    wpal: np.ndarray,
+) -> None:
+    """The map under ``minimap.draw``'s disc: float32 world positions of every pixel as numpy
+    computes them (the six terms taken to float32 first, as numpy takes Python floats), the
+    wall's colour where a wall stands, the ground's elsewhere, dark outside the grid."""
+    m_per_px, px, py = np.float32(m_per_px), np.float32(px), np.float32(py)
+    fx, fy, cell_m = np.float32(fx), np.float32(fy), np.float32(cell_m)
+    rows, cols = walls.shape
+    n = patch.shape[0]
+    for i in range(n):
+        for j in range(n):
+            right = offs[0, i, j] * m_per_px
+            up = offs[1, i, j] * m_per_px
+            wx = (px + up * fx - right * fy) / cell_m
+            wy = (py + up * fy + right * fx) / cell_m
+            ci = min(max(np.int32(math.floor(wx)), 0), cols - 1)
+            ri = min(max(np.int32(math.floor(wy)), 0), rows - 1)
+            if wx < 0 or wy < 0 or wx >= cols or wy >= rows:
+                patch[i, j, 0] = 40
+                patch[i, j, 1] = 36
+                patch[i, j, 2] = 32
+                continue
+            wall = np.int32(walls[ri, ci])
+            for k in range(3):
+                patch[i, j, k] = wpal[wall, k] if wall != 0 else gpal[np.int32(ground[ri, ci]), k]
+
+
+def _minimap_blend(
+    region: np.ndarray,
+    patch: np.ndarray,
+    inside: np.ndarray,
+    rim: np.ndarray,
+    r0: int,
+    r1: int,
+    r2: int,
+) -> None:
+    """``minimap.draw``'s composite: 13/16 map over the view inside the disc (uint16 sums
+    as numpy does them), the rim colour on the rim."""
+    for i in range(region.shape[0]):
+        for j in range(region.shape[1]):
+            if rim[i, j]:
+                region[i, j, 0] = r0
+                region[i, j, 1] = r1
+                region[i, j, 2] = r2
+            elif inside[i, j]:
+                for k in range(3):
+                    a = np.uint16(region[i, j, k]) * np.uint16(3)
+                    region[i, j, k] = (a + np.uint16(patch[i, j, k]) * np.uint16(13)) // 16

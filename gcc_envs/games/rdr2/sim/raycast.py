@@ -92,7 +92,7 @@ def cast(
         limit = np.broadcast_to(np.asarray(max_dist, np.float64), (n,))
     rx = np.asarray(ray_x, np.float64)
     ry = np.asarray(ray_y, np.float64)
-    compiled = jit.kernel("cast_rays")
+    compiled = jit.compiled(_cast_rays)
     if compiled is not None:  # the kernel fills every ray's entries, misses included
         dist, u = np.empty(n), np.empty(n)
         hit_col, hit_row = np.empty(n, np.int32), np.empty(n, np.int32)
@@ -174,3 +174,78 @@ def _cast_numpy(
                 break
             idx, mx, my, sx, sy = idx[keep], mx[keep], my[keep], sx[keep], sy[keep]
             ddx, ddy, stx, sty, lim = ddx[keep], ddy[keep], stx[keep], sty[keep], lim[keep]
+
+
+# ---- compiled with numba where it is installed (jit.compiled); the same float operations
+# as the numpy code above, in the same order
+
+
+def _cast_rays(
+    stops: np.ndarray,
+    x: float,
+    y: float,
+    rx: np.ndarray,
+    ry: np.ndarray,
+    lim: np.ndarray,
+    dist: np.ndarray,
+    col: np.ndarray,
+    row: np.ndarray,
+    side: np.ndarray,
+    u: np.ndarray,
+) -> None:
+    """The DDA of :func:`raycast.cast`, one ray at a time; fills the five output arrays
+    (a miss: ``dist`` inf, ``col`` and ``row`` -1, ``side`` and ``u`` 0)."""
+    rows, cols = stops.shape
+    fx = math.floor(x)
+    fy = math.floor(y)
+    inf = np.inf
+    for i in range(rx.shape[0]):
+        dist[i] = inf
+        col[i] = -1
+        row[i] = -1
+        side[i] = 0
+        u[i] = 0.0
+        ax = rx[i]
+        ay = ry[i]
+        ddx = inf if ax == 0.0 else abs(1.0 / ax)
+        ddy = inf if ay == 0.0 else abs(1.0 / ay)
+        if ax < 0:
+            stx = -1
+            sx = (x - fx) * ddx
+        else:
+            stx = 1
+            sx = (fx + 1.0 - x) * ddx
+        if ay < 0:
+            sty = -1
+            sy = (y - fy) * ddy
+        else:
+            sty = 1
+            sy = (fy + 1.0 - y) * ddy
+        if math.isnan(sx):
+            sx = inf
+        if math.isnan(sy):
+            sy = inf
+        mx = fx
+        my = fy
+        limit = lim[i]
+        for _ in range(rows + cols + 2):
+            if sx < sy:
+                d = sx
+                mx += stx
+                sx += ddx
+                s = 0
+            else:
+                d = sy
+                my += sty
+                sy += ddy
+                s = 1
+            if not (0 <= mx < cols and 0 <= my < rows and d <= limit):
+                break
+            if stops[my, mx]:
+                dist[i] = d
+                col[i] = mx
+                row[i] = my
+                side[i] = s
+                along = y + d * ay if s == 0 else x + d * ax
+                u[i] = along - math.floor(along)
+                break

@@ -125,7 +125,7 @@ def _paint_walls(
     depth_px: np.ndarray | None = None,
 ) -> np.ndarray:
     """Draw the walls ``hits`` found; returns each column's wall height (metres)."""
-    columns = jit.kernel("wall_columns")
+    columns = jit.compiled(_wall_columns)
     if columns is not None:
         return _paint_walls_compiled(canvas, cam, hits, ids, atlas, low, height_m, depth_px)
     found = np.isfinite(hits.dist)
@@ -156,7 +156,7 @@ def _paint_walls(
     lvl = cam.fog_level(hits.dist)
     s_count = len(atlas.height)
     base = (((lvl * s_count + slot) * 2 + hits.side) * t * t + ucol).astype(np.int32)
-    compiled = jit.kernel("wall_rows")
+    compiled = jit.compiled(_wall_rows)
     if compiled is not None:
         depth_test = low and depth_px is not None
         compiled(
@@ -208,7 +208,7 @@ def _paint_walls_compiled(
     per_px = np.empty(w, np.float32)
     base = np.empty(w, np.int32)
     alpha_base = np.empty(w, np.int64)
-    top_min, bottom_max, any_found = jit.kernel("wall_columns")(
+    top_min, bottom_max, any_found = jit.compiled(_wall_columns)(
         hits.dist,
         hits.col,
         hits.row,
@@ -242,7 +242,7 @@ def _paint_walls_compiled(
     if r1 <= r0:
         return heights
     depth_test = low and depth_px is not None
-    jit.kernel("wall_rows")(
+    jit.compiled(_wall_rows)(
         canvas[r0:r1],
         r0,
         bottom,
@@ -270,7 +270,7 @@ def _paint_ground(
     if r0 >= h:
         return
     t = tx.GROUND_T
-    compiled = jit.kernel("ground_rows")
+    compiled = jit.compiled(_ground_rows)
     if compiled is not None:
         dt, base = _ground_row_terms(h, hz, cam.eye_m, cam.proj, cam.fog_m)
         compiled(
@@ -378,7 +378,7 @@ def draw_scene(
         _paint_ceiling(canvas, cam, rays, roof, hits.dist)
     limit = np.minimum(hits.dist, cam.max_dist)
     low_hits = cast(low, cam.x, cam.y, rays.x, rays.y, limit)
-    compiled = jit.kernel("low_heights")
+    compiled = jit.compiled(_low_heights)
     if compiled is not None:
         heights = np.empty(cam.width, np.float32)
         compiled(
@@ -468,3 +468,170 @@ def draw_low_walls(
     colors = sky_mod.sky_colors(hour, snow)
     atlas = tx.wall_atlas(snow, colors.fog, colors.light)
     _paint_walls(canvas, cam, found.low, ids, atlas, True, found.low_height, sprite_depth)
+
+
+# ---- compiled with numba where it is installed (jit.compiled); the same float operations
+# as the numpy code above, in the same order
+
+
+def _ground_rows(
+    out: np.ndarray,
+    dt: np.ndarray,
+    row_base: np.ndarray,
+    rx: np.ndarray,
+    ry: np.ndarray,
+    cx: np.float32,
+    cy: np.float32,
+    ground: np.ndarray,
+    atlas: np.ndarray,
+    t: int,
+) -> None:
+    """The per-pixel part of ``scene._paint_ground`` (float32 texel coordinates, one gather).
+
+    ``dt`` is each row's distance times the texture size, ``row_base`` each row's fog-level
+    offset into the atlas; ``out`` is the canvas rows below the horizon.
+    """
+    rows, cols = ground.shape
+    shift = 0
+    while (1 << shift) < t:
+        shift += 1
+    mask = t - 1
+    tt = t * t
+    for r in range(out.shape[0]):
+        d = dt[r]
+        base = row_base[r]
+        for c in range(out.shape[1]):
+            tx = np.int32(np.float32(d * rx[c]) + cx)
+            ty = np.int32(np.float32(d * ry[c]) + cy)
+            gy = min(max(ty >> shift, 0), rows - 1)
+            gx = min(max(tx >> shift, 0), cols - 1)
+            gid = np.int32(ground[gy, gx])
+            out[r, c] = atlas[base + gid * tt + ((ty & mask) << shift) + (tx & mask)]
+
+
+def _wall_rows(
+    out: np.ndarray,
+    r0: int,
+    bottom: np.ndarray,
+    span: np.ndarray,
+    per_px: np.ndarray,
+    base: np.ndarray,
+    rgb: np.ndarray,
+    t: int,
+    alpha_base: np.ndarray,
+    alpha: np.ndarray,
+    low: bool,
+    dist: np.ndarray,
+    depth_px: np.ndarray,
+    depth_test: bool,
+) -> None:
+    """The per-pixel part of ``scene._paint_walls`` for canvas rows ``r0..``: float32 spans
+    and texel rows as numpy computes them, the texel gathered where the wall covers."""
+    half = np.float32(0.5)
+    for i in range(out.shape[0]):
+        ys = np.float32(r0 + i) + half
+        for c in range(out.shape[1]):
+            below = bottom[c] - ys
+            if not (below > 0.0 and below <= span[c]):
+                continue
+            q = np.int32(below * per_px[c])
+            vrow = (t - 1) - (q & (t - 1))
+            if low:
+                if not alpha[alpha_base[c] + vrow * t]:
+                    continue
+                if depth_test and not dist[c] < depth_px[i, c]:
+                    continue
+            out[i, c] = rgb[base[c] + vrow * t]
+
+
+def _wall_columns(
+    dist: np.ndarray,
+    col: np.ndarray,
+    row: np.ndarray,
+    side: np.ndarray,
+    u: np.ndarray,
+    lvl: np.ndarray,
+    ids: np.ndarray,
+    slots: np.ndarray,
+    height: np.ndarray,
+    tex_m: np.ndarray,
+    height_m: np.ndarray,
+    given: bool,
+    proj: float,
+    horizon: float,
+    eye_m: float,
+    cell_m: float,
+    t: int,
+    rough_a: int,
+    rough_b: int,
+    heights: np.ndarray,
+    bottom32: np.ndarray,
+    span: np.ndarray,
+    per_px: np.ndarray,
+    base: np.ndarray,
+    alpha_base: np.ndarray,
+) -> tuple[float, float, bool]:
+    """The per-column part of ``scene._paint_walls`` with numpy's dtypes (float64 spans from
+    float32 heights, float32 texel steps, int32 indices); fills the six output arrays and
+    returns the topmost wall top, the lowest wall foot and whether any ray found a wall."""
+    s_count = height.shape[0]
+    eye32 = np.float32(eye_m)
+    tiny = np.float32(1e-6)
+    top_min = np.inf
+    bottom_max = -np.inf
+    any_found = False
+    for c in range(dist.shape[0]):
+        d = dist[c]
+        found = math.isfinite(d)
+        block = np.int32(ids[max(row[c], 0), max(col[c], 0)]) if found else np.int32(0)
+        slot = max(slots[block], 0)
+        h = np.float32(0.0)
+        if found:
+            h = np.float32(height_m[c]) if given else height[slot]
+        k = proj / (max(d, 1e-3) * cell_m)
+        bottom = horizon + eye_m * k
+        top = horizon - np.float64(np.float32(h - eye32)) * k
+        if found:
+            any_found = True
+            top_min = min(top_min, top)
+            bottom_max = max(bottom_max, bottom)
+        else:
+            top = 0.0
+            bottom = -1.0
+        sp = np.float32(bottom - top)
+        heights[c] = h
+        bottom32[c] = np.float32(bottom)
+        span[c] = sp
+        per_px[c] = np.float32(np.float32(h / tex_m[slot]) * np.float32(t)) / max(sp, tiny)
+        ucol = min(np.int32(u[c] * t), np.int32(t - 1))
+        if block == rough_a or block == rough_b:
+            ucol = (ucol + (np.int32(col[c]) * 37 + np.int32(row[c]) * 23) * 5) & (t - 1)
+        sl = np.int32(slot)
+        base[c] = ((np.int32(lvl[c]) * s_count + sl) * 2 + np.int32(side[c])) * t * t + ucol
+        alpha_base[c] = np.int64(sl) * t * t + ucol
+    return top_min, bottom_max, any_found
+
+
+def _low_heights(
+    dist: np.ndarray,
+    col: np.ndarray,
+    row: np.ndarray,
+    ids: np.ndarray,
+    level: np.ndarray,
+    slots: np.ndarray,
+    height: np.ndarray,
+    z: int,
+    ledge: int,
+    out: np.ndarray,
+) -> None:
+    """``scene.draw_scene``'s low-wall heights: a ledge's rise above the player's level
+    (float32), else the wall kind's height; rays that found nothing read cell (0, 0)."""
+    z32 = np.float32(z)
+    for c in range(dist.shape[0]):
+        r = max(row[c], 0)
+        k = max(col[c], 0)
+        block = np.int32(ids[r, k]) if math.isfinite(dist[c]) else np.int32(0)
+        if block == ledge:
+            out[c] = np.float32(level[r, k]) - z32
+        else:
+            out[c] = height[max(slots[block], 0)]

@@ -90,7 +90,7 @@ def _draw_one(
         return
     fog_f = float(1.0 - np.exp(-p.depth * CELL_M / fog_m)) ** 1.2
     fog_step = round(fog_f * (art.FOG_STEPS - 1))
-    compiled = jit.kernel("billboard")
+    compiled = jit.compiled(_billboard)
     if compiled is not None:
         compiled(
             canvas,
@@ -184,7 +184,7 @@ def draw_billboards(
     mid, horizon, eye = cam.width / 2.0, cam.horizon, cam.eye_m
     h, w = canvas.shape[:2]
     ceil = math.ceil
-    place = jit.kernel("place_trees")
+    place = jit.compiled(_place_trees)
     first: list[Billboard] = []  # without numba the fixed boards go through the loop below
     last: list[Billboard] = []
     later: list[tuple[Billboard, Placement]] = []
@@ -249,3 +249,116 @@ def _placed(
     return [
         (boards[i], Placement(*out[:, j].tolist(), False)) for j, i in enumerate(idx[:n].tolist())
     ]
+
+
+# ---- compiled with numba where it is installed (jit.compiled); the same float operations
+# as the numpy code above, in the same order
+
+
+def _billboard(
+    canvas: np.ndarray,
+    img: np.ndarray,
+    c0: int,
+    c1: int,
+    r0: int,
+    r1: int,
+    x0: float,
+    x1: float,
+    y0: float,
+    y1: float,
+    depth_cells: float,
+    mirrored: bool,
+    depth: np.ndarray,
+    px_depth: np.ndarray,
+    depth_out: bool,
+    alpha_shift: int,
+) -> None:
+    """``sprites._draw_one`` for the clipped box ``c0..c1`` x ``r0..r1``: the columns where the
+    billboard is nearer than the wall, the art sampled per pixel in float64 as numpy does,
+    painted where its alpha byte (``alpha_shift`` bits up the packed word) is set."""
+    first = -1
+    last = -1
+    for c in range(c0, c1):
+        if depth[c] > depth_cells:
+            if first < 0:
+                first = c
+            last = c
+    if first < 0:
+        return
+    ih, iw = img.shape
+    sx = x1 - x0
+    sy = y1 - y0
+    d32 = np.float32(depth_cells)
+    for r in range(r0, r1):
+        sr = np.int32((np.float64(r) + 0.5 - y0) / sy * ih)
+        sr = min(max(sr, 0), ih - 1)
+        for c in range(first, last + 1):
+            if not depth[c] > depth_cells:
+                continue
+            sc = np.int32((np.float64(c) + 0.5 - x0) / sx * iw)
+            if mirrored:
+                sc = iw - 1 - sc
+            sc = min(max(sc, 0), iw - 1)
+            texel = img[sr, sc]
+            if (texel >> alpha_shift) & 255:
+                canvas[r, c] = texel
+                if depth_out:
+                    px_depth[r, c] = d32
+
+
+def _place_trees(
+    cx: np.ndarray,
+    cy: np.ndarray,
+    px: float,
+    py: float,
+    max2: float,
+    cos_y: float,
+    sin_y: float,
+    cam_x: float,
+    cam_y: float,
+    proj: float,
+    max_dist: float,
+    mid: float,
+    horizon: float,
+    eye: float,
+    width_m: np.ndarray,
+    height_m: np.ndarray,
+    w: int,
+    h: int,
+    near: float,
+    cell_m: float,
+    idx: np.ndarray,
+    out: np.ndarray,
+) -> int:
+    """``billboards.tree_billboards``' distance test, then ``sprites.draw_billboards``'
+    placement and view tests, for every fixed board (centres ``cx``, ``cy``, sizes
+    ``width_m``, ``height_m``: tree cells or props), in the same float operations; the boards
+    left fill ``idx`` (their index) and the columns of ``out`` (depth, x0, x1, top, bottom)
+    in order."""
+    n = 0
+    for i in range(cx.shape[0]):
+        if not (cx[i] - px) ** 2 + (cy[i] - py) ** 2 <= max2:
+            continue
+        dx = cx[i] - cam_x
+        dy = cy[i] - cam_y
+        d = dx * cos_y + dy * sin_y
+        if d < near or not d < max_dist:
+            continue
+        lateral = -dx * sin_y + dy * cos_y
+        k = proj / (d * cell_m)
+        c = mid + proj * lateral / d
+        half = width_m[i] * k / 2.0
+        if max(0, math.ceil(c - half - 0.5)) >= min(w, math.ceil(c + half - 0.5)):
+            continue
+        b = horizon + eye * k
+        t = b - height_m[i] * k
+        if max(0, math.ceil(t - 0.5)) >= min(h, math.ceil(b - 0.5)):
+            continue
+        idx[n] = i
+        out[0, n] = d
+        out[1, n] = c - half
+        out[2, n] = c + half
+        out[3, n] = t
+        out[4, n] = b
+        n += 1
+    return n
