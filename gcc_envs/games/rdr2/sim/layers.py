@@ -189,7 +189,7 @@ def layer_ops(frame: np.ndarray, ops: np.ndarray, data: np.ndarray, tables: np.n
                 if kind == PAINT:
                     frame[i, j, 0], frame[i, j, 1], frame[i, j, 2] = c0, c1, c2
                     continue
-                inv = np.uint16(255) - a  # text.blend_mask's rounding (jit._blend_mask)
+                inv = np.uint16(255) - a  # text.blend_mask's rounding (text._blend_mask)
                 v0, v1, v2 = frame[i, j, 0], frame[i, j, 1], frame[i, j, 2]
                 frame[i, j, 0] = (np.uint16(v0) * inv + np.uint16(c0) * a + 127) // 255
                 frame[i, j, 1] = (np.uint16(v1) * inv + np.uint16(c1) * a + 127) // 255
