@@ -1,15 +1,15 @@
 """A sample of OSWorld tasks that need the network, run offline from generated files.
 
-The task files in ``network_sample/tasks/`` (three ``os``, one ``vs_code``) are OSWorld's own
-(xlang-ai/OSWorld, Apache-2.0), unchanged. Each downloads its input (a ``setup.sh``, a text
-file) and its evaluator an ``eval.sh`` or the expected file (``cloud_file``) from OSWorld's
-file cache on huggingface.co; those files are not in this repository, so
-``network_sample/files/`` holds generated ones in a mirror layout (``<host>/<path>``, what
-``gcc-gym osworld cache --from`` reads). A fresh cache filled from that folder, offline, serves
-every download, and each task's scripted solution (typed into the terminal or the editor) scores 1,
-a near-miss 0 and doing nothing 0. The verdicts check this suite's download, execute and
-evaluation plumbing on real task files — not parity with OSWorld's own scripts, which may
-check more.
+The task files in ``network_sample/tasks/`` (three ``os``, one ``vs_code``, one
+``multi_apps``) are OSWorld's own (xlang-ai/OSWorld, Apache-2.0), unchanged. Each downloads
+its input (a ``setup.sh``, a text file, a zip) and its evaluator an ``eval.sh`` or the
+expected file (``cloud_file``) from OSWorld's file cache on huggingface.co; those files are
+not in this repository, so ``network_sample/files/`` holds generated ones in a mirror layout
+(``<host>/<path>``, what ``gcc-gym osworld cache --from`` reads). A fresh cache filled from
+that folder, offline, serves every download, and each task's scripted solution (typed into
+the terminal or the editor) scores 1, a near-miss 0 and doing nothing 0. The verdicts check
+this suite's download, execute and evaluation plumbing on real task files, not parity with
+OSWorld's own files, which may check more.
 """
 
 from __future__ import annotations
@@ -76,6 +76,13 @@ PLANS: dict[str, tuple[list[str | Until], list[str | Until]]] = {
             "-exec cp {} fails/ \\;"
         ),  # fmt: skip  (flat: the hierarchy is lost)
     ),
+    "f918266a": (  # finish calculator.py (unzipped on the Desktop), its output in log.txt
+        _term(
+            "cd ~/Desktop && sed -i 's/    raise NotImplementedError/    return OPS[op](a, b)/' "
+            "calculator.py && python3 calculator.py > log.txt"
+        ),
+        _term("cd ~/Desktop && python3 calculator.py > log.txt"),  # run, not finished
+    ),
     "0ed39f63": (  # every "text" in the open file becomes "test" (the postconfig saves)
         _replace_in_editor("pyautogui.hotkey('ctrl', 'alt', 'enter')"),
         _replace_in_editor("pyautogui.press('enter')"),  # the first match only
@@ -94,7 +101,7 @@ def offline_env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
 
     config = CacheConfig(root=tmp_path_factory.mktemp("cache"), offline=True)
     counts = DownloadCache(config).fill_from(HERE / "files")
-    assert counts.added == 8, counts
+    assert counts.added == 10, counts
     env = gym.make("GCC/OSWorld", downloads=config, disable_env_checker=True)
     yield env
     env.close()
