@@ -24,6 +24,7 @@ from gcc_envs.osworld.code_sandbox import (
     run_code,
 )
 from gcc_envs.osworld.episode import EpisodeRunner, Outcome
+from gcc_envs.osworld.shortcuts import opens_terminal
 from gcc_envs.osworld.taskfile import OSWorldTask, load_task
 
 log = logging.getLogger(__name__)
@@ -109,7 +110,9 @@ class OSWorldEnv(GCCEnv):
     ## Action Space
     pyautogui code text (the safe parser: one call per statement, literal arguments) or
     ``WAIT``/``FAIL``/``DONE``; also a member of the ``event`` space, a ``Program`` or a list
-    of events. ``wrappers.UseCode`` adds OSWorld's ``computer_13`` dicts.
+    of events. ``wrappers.UseCode`` adds OSWorld's ``computer_13`` dicts. Ctrl+Alt+T opens a
+    terminal (or focuses the open one) as on OSWorld's GNOME desktop, seen from the next step
+    (``info["desktop_note"]`` says which).
 
     ## Observation Space
     ``Box(0, 255, (H, W, 3), uint8)``: the whole screen (default 1080×1920, OSWorld's).
@@ -246,9 +249,15 @@ class OSWorldEnv(GCCEnv):
         if self.code == "sandbox" and isinstance(action, str) and action.strip() not in SIGNALS:
             ran, action = self._run_code(action), []
         self._current.last_action = self._signal_of(action)
+        shortcut = self._opens_terminal(action)
         obs, reward, terminated, truncated, info = super().step(action)
         if ran is not None:
             info.update(last_action_error=ran.error, code_output=ran.stdout[-2000:])
+        if shortcut and "score" not in info["metrics"] and info["last_action_error"] is None:
+            try:  # GNOME's Ctrl+Alt+T (the desktop's, not a window's): seen from the next step
+                info["desktop_note"] = self.runner.open_terminal()
+            except GCCError as e:
+                info["last_action_error"] = f"Ctrl+Alt+T opened no terminal: {e}"
         self.runner.note_input()
         if "score" in info["metrics"]:  # the evaluator ran: the episode's end
             assert self.outcome is not None
@@ -268,6 +277,14 @@ class OSWorldEnv(GCCEnv):
             return run_code(run.episode, code, self.code_timeout_s)
         except InvalidActionError as e:
             return CodeResult(str(e))
+
+    def _opens_terminal(self, action: Any) -> bool:
+        """Whether ``action`` presses GNOME's terminal shortcut (parsed, not run)."""
+        try:
+            program = self._to_program(action)
+        except GCCError:
+            return False
+        return not program.closed_loop and opens_terminal(program.events)
 
     def _signal_of(self, action: Any) -> str | None:
         """``"DONE"``/``"FAIL"`` when ``action`` ends with that signal (parsed, not run)."""

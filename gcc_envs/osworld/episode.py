@@ -295,6 +295,19 @@ class EpisodeRunner:
             if key is not None and not run.episode.wait_exit(key, QUIT_WAIT_S):
                 notes.append(f"{key} had not quit {QUIT_WAIT_S:g} s after the postconfig")
 
+    def open_terminal(self) -> str | None:
+        """GNOME's Ctrl+Alt+T for the running episode: a terminal opened, or the open one
+        focused (GNOME would open another); what was done, or None when no episode runs."""
+        run = self.running
+        ep = run.episode if run is not None else None
+        if ep is None:
+            return None
+        if ep.alive("terminal"):
+            ep.focus("Terminal")
+            return "Ctrl+Alt+T: focused the open terminal"
+        ep.launch(["x-terminal-emulator"])
+        return "Ctrl+Alt+T: opened a terminal"
+
     def end(self) -> None:
         """Stop the running episode's programs and remove its home."""
         run, self.running = self.running, None

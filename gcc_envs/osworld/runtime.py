@@ -334,6 +334,10 @@ class Episode:
             terminate(pid, timeout_s)
         self.notes.append(f"pkill {name}: stopped {len(pids)} {key} program(s) of this episode")
 
+    def alive(self, key: str) -> bool:
+        """Whether one of this episode's programs of app ``key`` is still running."""
+        return any(_alive(pid) for pid in self.running.get(key, []))
+
     def focus(self, window_name: str) -> None:
         """``activate_window``: focus the window the task names (mapped to this desktop's)."""
         from gcc_envs.osworld.apps import app_for_window
