@@ -273,9 +273,9 @@ class EpisodeRunner:
         OSWorld's own loop waits 20 s before it evaluates; here only tasks that read
         Chromium's files wait: the commit interval after the last input, also when the
         postconfig restarts Chromium. A clean exit should write the preferences as well, but
-        with only the bookmarks' 3 s a sweep of the 44 bundled tasks on a loaded machine read
-        two settings back unchanged after the restart (chrome/9656a811 and 99146c54; both
-        pass alone); the commit interval does not depend on how Chromium exits.
+        with only the bookmarks' 3 s a sweep of the 44 bundled tasks read two settings back
+        unchanged after the restart (chrome/9656a811 and 99146c54; both pass alone); the
+        commit interval does not depend on how Chromium exits.
         """
         ev = run.task.evaluator
         reads = {c.get("type") for c in (*ev.results, *ev.expected)} & CHROME_FILE_GETTERS
