@@ -1,7 +1,9 @@
 """Feishu → Debian programs: four of the Cradle paper's five Feishu tasks as Linux twins
 (``GCC/Feishu-*``).
 
-A calendar app writing an iCalendar store (Orage, ``~/.local/share/orage/orage.ics``), and a
+A calendar app writing an iCalendar store (Orage, ``~/.local/share/orage/orage.ics``; its time
+zone is the one where the episode starts between noon and 1 pm, so "later today" always has an
+afternoon left, and the checker reads "today" in that zone), and a
 chat server with a desktop client (ngIRCd on 127.0.0.1 and HexChat) whose contacts Cradle
 and Börje are small IRC clients recording what they receive, files sent by DCC included
 (:mod:`.chat`). The fifth task, "Create a new meeting and meet now", is live-only: no program

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import sys
 from datetime import datetime
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from gcc_envs.apps.feishu.setup import CALENDAR, CHAT
 from gcc_envs.apps.software.reading import answer, files_in, jsonl
@@ -16,10 +17,11 @@ ME = "tester"
 
 
 def events(text: str) -> list[dict[str, str]]:
-    """The VEVENTs of an iCalendar text: property name (parameters dropped) -> value.
+    """The VEVENTs of an iCalendar text: property name -> value, parameters dropped but for
+    the start's time zone (``DTSTART-TZID``).
 
     >>> events("BEGIN:VEVENT\\r\\nSUMMARY:Focus time\\r\\nDTSTART;TZID=UTC:20240306T150000\\r\\nEND:VEVENT")
-    [{'SUMMARY': 'Focus time', 'DTSTART': '20240306T150000'}]
+    [{'SUMMARY': 'Focus time', 'DTSTART': '20240306T150000', 'DTSTART-TZID': 'UTC'}]
     """
     out: list[dict[str, str]] = []
     lines: list[str] = []
@@ -37,25 +39,42 @@ def events(text: str) -> list[dict[str, str]]:
             current = None
         elif current is not None and ":" in line:
             key, value = line.split(":", 1)
-            current.setdefault(key.split(";")[0].upper(), value)
+            name, *params = key.split(";")
+            current.setdefault(name.upper(), value)
+            for p in params:
+                if name.upper() == "DTSTART" and p.upper().startswith("TZID="):
+                    current.setdefault("DTSTART-TZID", p[5:].strip('"'))
     return out
 
 
+def _zone(name: str) -> ZoneInfo:
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError) as e:
+        raise GCCError(
+            f"the calendar names a time zone this machine does not know: {name!r}"
+        ) from e
+
+
 def appointment_today(probe: DesktopProbe, title: str = "Focus time") -> float:
-    """The calendar holds a timed event titled ``title`` starting later today."""
+    """The calendar holds a timed event titled ``title`` starting later today, "today" in the
+    calendar's time zone (the setup's; a start without a zone is read in it)."""
     if not probe.exists(CALENDAR):
         return 0.0
-    started = datetime.fromtimestamp(answer(probe)["started"])
+    key = answer(probe)
+    calendar = _zone(key.get("zone", "Etc/UTC"))
+    started = datetime.fromtimestamp(key["started"], calendar)
     for ev in events(probe.read_file(CALENDAR).decode("utf-8", "replace")):
-        start = ev.get("DTSTART", "").rstrip("Z")
+        start = ev.get("DTSTART", "")
         if ev.get("SUMMARY", "").strip() != title or "T" not in start:
             continue
         try:
-            when = datetime.strptime(start[:15], "%Y%m%dT%H%M%S")
+            when = datetime.strptime(start.rstrip("Z")[:15], "%Y%m%dT%H%M%S")
         except ValueError:
             continue
-        later = when.date() == started.date() and when >= started.replace(second=0, microsecond=0)
-        if later:
+        tzid = "UTC" if start.endswith("Z") else ev.get("DTSTART-TZID")
+        when = when.replace(tzinfo=_zone(tzid) if tzid else calendar).astimezone(calendar)
+        if when.date() == started.date() and when >= started.replace(second=0, microsecond=0):
             return 1.0
     return 0.0
 

@@ -5,7 +5,10 @@
 (:mod:`.chat`), recording what they receive; an ``aws-bill.pdf`` in each of ``~/Desktop``,
 ``~/Documents`` and ``~/Downloads`` (a different month's each) and a look-alike on the Desktop.
 ``hexchat``: HexChat with the network already set up (nick ``tester``, connect at start, DCC
-over 127.0.0.1). ``orage``: Orage, Xfce's calendar, keeping ``~/.local/share/orage/orage.ics``.
+over 127.0.0.1). ``orage``: Orage, Xfce's calendar, keeping ``~/.local/share/orage/orage.ics``,
+set to a time zone where the episode starts between noon and 1 pm (:func:`midday_zone`), so
+that "later today" leaves the afternoon whenever the episode runs (Orage's new appointment
+starts at the next half hour, but from 23:00 at 09:00 that day, already past: seen at 23:07).
 """
 
 from __future__ import annotations
@@ -121,14 +124,34 @@ def hexchat(session: Any, timeout_s: float = 30.0) -> None:
     wait_window(session, rf"{CHANNEL}", 5.0)  # joined: the title names the channel
 
 
+def midday_zone(now: float) -> str:
+    """The whole-hour ``Etc`` time zone in which ``now`` (seconds since the epoch) falls
+    between 12:00 and 13:00 (``Etc/GMT-5`` is five hours ahead of UTC: POSIX's sign).
+
+    >>> midday_zone(0.0), midday_zone(13.5 * 3600), midday_zone(23.9 * 3600)
+    ('Etc/GMT-12', 'Etc/GMT+1', 'Etc/GMT+11')
+    """
+    ahead = 12 - time.gmtime(now).tm_hour  # hours ahead of UTC, -11 ... 12
+    return "Etc/UTC" if ahead == 0 else f"Etc/GMT{-ahead:+d}"
+
+
 def orage(session: Any, timeout_s: float = 30.0) -> None:
-    """Orage (its calendar file starts empty); the answer key keeps when the episode began."""
-    exe = shutil.which("orage")
+    """Orage (its calendar file starts empty) in :func:`midday_zone`'s zone, both its own
+    setting and the process's ``TZ``; the answer key keeps when the episode began and the
+    zone."""
+    exe, env = shutil.which("orage"), shutil.which("env")
     if exe is None:
         raise GCCError("Orage is not installed (Debian package: orage)")
+    if env is None:
+        raise GCCError("coreutils' env is not installed")
     folders(session)
-    write_answer(session.home, started=time.time())
-    launch(session, [exe], r"^Orage$", timeout_s)
+    started = time.time()
+    zone = midday_zone(started)
+    conf = session.home / ".config" / "orage"
+    conf.mkdir(parents=True, exist_ok=True)
+    (conf / "oragerc").write_text(f"[PARAMETERS]\nTimezone={zone}\n")
+    write_answer(session.home, started=started, zone=zone)
+    launch(session, [env, f"TZ={zone}", exe], r"^Orage$", timeout_s)
 
 
 def setup_steps() -> Mapping[str, Callable[..., None]]:
