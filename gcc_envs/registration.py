@@ -134,11 +134,11 @@ def make_backend(spec: Spec, backend: str, obs_size: Any = None, **desktop: Any)
         raise GCCError(f"{sorted(set(desktop) & only)} do not apply to backend={backend!r}")
     game = spec if isinstance(spec, GameSpec) else None
     if backend == "sim":
-        if game is None or game.simulator is None:
+        if spec.simulator is None:
             raise GCCError(f"{spec.title} has no simulator; use backend='desktop'")
         from gcc_envs.backends.sim import SimBackend
 
-        return SimBackend(load(game.simulator)(), obs_size)
+        return SimBackend(load(spec.simulator)(), obs_size)
     if backend not in ("desktop", "remote"):
         raise GCCError(f"unknown backend {backend!r}; use 'sim', 'desktop' or 'remote'")
     judge = desktop.pop("judge", None)

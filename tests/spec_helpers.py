@@ -52,8 +52,8 @@ def walking_ids() -> list[str]:
 
 
 def still_ids() -> list[str]:
-    """Sim ids whose screen stands still while nobody acts."""
-    return [i for i in sim_ids() if not spec_of(i).moves_on_its_own]
+    """Sim ids whose screen stands still while nobody acts (a simulated desktop does)."""
+    return [i for i in sim_ids() if not getattr(spec_of(i), "moves_on_its_own", False)]
 
 
 def programs_of(env_id: str) -> list[str]:

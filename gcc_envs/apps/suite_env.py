@@ -133,7 +133,7 @@ class SuiteEnv(GCCEnv):
     ``screen_size`` of that Xvfb (W, H), ``pause`` (``"none"`` by default: a desktop program
     does nothing while nobody acts; ``"signal"`` stops the target between steps), ``target``
     and ``launch`` (the open id), ``obs_size``, ``action_mode`` (``"event"``), ``time_mode``
-    (``"paused"`` or ``"realtime"``), ``fps``, ``step_seconds`` (0.25), ``render_mode``.
+    (``"paused"`` or ``"realtime"``; ``"lockstep"`` on a suite's simulated desktop), ``fps``, ``step_seconds`` (0.25), ``render_mode``.
 
     ## Version History
     * v0 (unversioned ids): first release (X11 only).
@@ -146,7 +146,7 @@ class SuiteEnv(GCCEnv):
         *,
         suite: SuiteSpec,
         action_mode: str = "event",
-        time_mode: str = "paused",
+        time_mode: str | None = None,
         fps: float = 2.0,
         step_seconds: float = 0.25,
         render_mode: str | None = None,
@@ -162,8 +162,10 @@ class SuiteEnv(GCCEnv):
         made: Task = OpenTask() if self.task_spec is None else self._make_task(self.task_spec)
         if judge is not None:
             made = JudgedTask(made, judge)
-        self.episode: EpisodeDesktop | None = None
+        self.episode: EpisodeDesktop | Any = None
         self._kinds: dict[str, StepFn] = load(suite.setup_steps)() if suite.setup_steps else {}
+        if time_mode is None:  # a simulated desktop keeps time in lockstep, as games do
+            time_mode = "lockstep" if getattr(backend, "clock_driven", False) else "paused"
         super().__init__(
             backend,
             made,
@@ -194,11 +196,12 @@ class SuiteEnv(GCCEnv):
         self._end_episode()
         if self.task_spec is not None:  # the last episode's windows are gone
             retarget = getattr(self.backend, "retarget", None)
-            if retarget is None:
+            if retarget is not None:
+                retarget(None)
+            elif self.suite.simulator is None:  # real programs: they run on this machine
                 raise GCCError(
                     f"{self.task_spec.env_id(self.suite.title)} needs a local desktop backend"
                 )
-            retarget(None)
         obs, info = super().reset(seed=seed, options=options)
         if self.episode is not None and not (options or {}).get("instruction"):
             info["instruction"] = self.instruction
@@ -209,7 +212,7 @@ class SuiteEnv(GCCEnv):
         if row is None:
             return
         limits = Limits(home_size=self.suite.home_size) if self.suite.home_size else None
-        self.episode = EpisodeDesktop(self.backend, self.np_random, limits=limits)
+        self.episode = load(self.suite.episode)(self.backend, self.np_random, limits=limits)
         try:
             run_setup(self.episode, row.setup, self._kinds)
             task = self.task.inner if isinstance(self.task, JudgedTask) else self.task
@@ -219,7 +222,8 @@ class SuiteEnv(GCCEnv):
         except BaseException:
             self._end_episode()
             raise
-        self.backend.desktop_probe = self.episode.probe()  # type: ignore[attr-defined]
+        if hasattr(self.backend, "desktop_probe"):  # a simulated desktop's state is the probe
+            self.backend.desktop_probe = self.episode.probe()
 
     @property
     def instruction(self) -> str:

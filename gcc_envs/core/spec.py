@@ -248,6 +248,12 @@ class SuiteSpec:
     desktop: Mapping[str, Any] = field(default_factory=dict)
     #: Bytes of each episode's home filesystem, or None for the sandbox's default.
     home_size: int | None = None
+    #: ``"module:Class"`` of each episode's desktop session, built ``Class(backend, rng,
+    #: limits=...)`` at reset: it runs the setup steps and gives the checker its probe.
+    episode: str = "gcc_envs.apps.episode:EpisodeDesktop"
+    #: ``"module:Class"`` of a simulated desktop for ``backend="sim"`` (its ``state`` is the
+    #: episode's probe), or None: the suite runs on real programs only.
+    simulator: str | None = None
     #: The ids' version (``GCC/Chrome-...-v0``): bumped by a change that alters results.
     version: int = 0
 

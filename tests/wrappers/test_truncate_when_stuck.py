@@ -17,6 +17,8 @@ PATIENCE = 10  # the HUD clock first changes after 7 game seconds = 28 idle step
 
 
 def noop(env):
+    if "keys" not in getattr(env.action_space, "spaces", {}):  # event mode (a suite's default)
+        return "WAIT"
     return {
         "keys": np.zeros(env.action_space["keys"].n, np.int8),
         "buttons": np.zeros(3, np.int8),
