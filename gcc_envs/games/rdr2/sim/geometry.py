@@ -232,38 +232,35 @@ def _progress(segs: tuple[tuple[float, ...], ...], x: float, y: float) -> float:
 class _PathTerms:
     """A polyline's segment terms, length and the progress answers given for it so far."""
 
-    __slots__ = ("points", "copy", "segments", "length", "answers")
+    __slots__ = ("segments", "length", "answers")
 
-    def __init__(self, points: list | tuple, key: tuple[tuple[float, float], ...]) -> None:
-        self.points = points  # held, so its id names no other object while kept
-        self.copy = list(points) if type(points) is list else points
+    def __init__(self, key: tuple[tuple[float, float], ...]) -> None:
         self.segments = _segments(key)
         self.length = _length(key)
         self.answers: dict[tuple[float, float], float] = {}
 
 
-#: Polylines asked about (a walker's path, a route: every tick), by id; checked against a copy.
-_PATHS: dict[int, _PathTerms] = {}
+#: How many polylines' terms are kept, and how many progress answers each.
 _PATHS_KEPT, _ANSWERS_KEPT = 64, 16
+
+
+@functools.lru_cache(maxsize=_PATHS_KEPT)
+def _kept_terms(key: tuple[tuple[float, float], ...]) -> _PathTerms:
+    """The terms of a polyline, kept by its points' values (a walker's path, a route: asked
+    about every tick; a tuple's hash is its values', so a changed list is a new key)."""
+    return _PathTerms(key)
 
 
 def _path_terms(points: Iterable[tuple[float, float]]) -> _PathTerms | None:
     """The kept terms of a list or tuple of hashable points (None for anything else)."""
-    entry = _PATHS.get(id(points))
-    if entry is not None and entry.points is points:
-        if type(points) is tuple or entry.copy == points:  # a tuple of points cannot change
-            return entry
-    if type(points) is not list and type(points) is not tuple:
+    if type(points) is list:
+        points = tuple(points)
+    elif type(points) is not tuple:
         return None
-    key = tuple(points)
     try:
-        hash(key)
-    except TypeError:
+        return _kept_terms(points)  # type: ignore[arg-type]
+    except TypeError:  # unhashable points
         return None
-    if len(_PATHS) >= _PATHS_KEPT:
-        _PATHS.clear()
-    entry = _PATHS[id(points)] = _PathTerms(points, key)  # type: ignore[arg-type]
-    return entry
 
 
 @functools.lru_cache(maxsize=256)
