@@ -79,7 +79,7 @@ def hostile_bodies(rng: random.Random) -> Iterator[tuple[str, bytes]]:
 
 
 def attacks(n: int, rng: random.Random) -> Iterator[Attack]:
-    routes = ["/info", "/capture", "/windows", "/probe", "/events", "/configure", "/reset",
+    routes = ["/info", "/capture", "/windows", "/file", "/events", "/configure", "/reset",
               "/focus", "/launch", "/release_all", "/pause", "/resume", "/ping", "/close"]  # fmt: skip
     tokens = [None, "", "wrong-token-0000", TOKEN[:-1], TOKEN + "x", "x" * 8000, TOKEN + "\x00",
               "\u00e9" * 10]  # fmt: skip
@@ -130,7 +130,8 @@ def attacks(n: int, rng: random.Random) -> Iterator[Attack]:
         else:  # unknown routes and methods
             method = rng.choice(["GET", "POST", "PUT", "DELETE", "TRACE", "G\x00T", "OPTIONS"])
             path = rng.choice(["/", "/../../etc/passwd", "/events?x=" + "%00" * 50, "/%2e%2e/",
-                               "http://evil/", "/capture?format=exec"])  # fmt: skip
+                               "http://evil/", "/capture?format=exec",
+                               "/file?path=/etc/passwd", "/capture?window=exec"])  # fmt: skip
             yield f"{method!r} {path[:20]}", request(method, path, b""), False
 
 

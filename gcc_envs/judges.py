@@ -14,6 +14,10 @@ A judge is a task decorator (:class:`JudgedTask`) that the env factory applies w
 an env for a real screen: the backend's probe is what the judge read (a :class:`Verdict`, or a
 state-file judge's rebuilt game state, which the game's own task checks), ``info["judge"]``
 names the judge, and a human judge is asked once when the episode ends.
+
+Judges run in the env's process and read the screen and files through the backend's
+primitives (``read_file``, ``grab_window``), so a remote desktop judges the same way: its
+server serves the primitives (one file, the window's pixels) and judges nothing.
 """
 
 from __future__ import annotations
@@ -42,7 +46,8 @@ class NoJudge:
 
 
 class StateFileJudge:
-    """Reads the JSON a program publishes (atomically replaced) and rebuilds its state.
+    """Reads the JSON a program publishes (atomically replaced), through the backend's
+    ``read_file`` (a remote desktop's server serves that one file), and rebuilds its state.
 
     ``probe`` waits for a publication made after it was called (two new ``frame`` numbers,
     so the input sent before the call has been seen), up to ``timeout_s``. While the backend
@@ -66,24 +71,26 @@ class StateFileJudge:
         """The mirror's simulator view (for scripts that plan with ``sim.walkable``), or None."""
         return getattr(self.mirror, "sim", None)
 
-    def read(self) -> dict[str, Any] | None:
-        """The latest publication, or None when there is none yet."""
-        try:
-            data = json.loads(self.path.read_text())
-        except FileNotFoundError:
+    def read(self, backend: Any = None) -> dict[str, Any] | None:
+        """The latest publication, or None when there is none yet; read through ``backend``'s
+        ``read_file``, or from this machine's disk without one."""
+        raw = backend.read_file(self.path) if backend is not None else _read_local(self.path)
+        if raw is None:
             return None
-        except (OSError, ValueError) as e:
+        try:
+            data = json.loads(raw)
+        except ValueError as e:
             raise BackendError(f"cannot read the state file {self.path}: {e}") from e
         if not isinstance(data, dict):
             raise BackendError(f"the state file {self.path} does not hold a JSON object")
         return data
 
-    def fresh(self, timeout_s: float | None = None) -> dict[str, Any]:
+    def fresh(self, backend: Any = None, timeout_s: float | None = None) -> dict[str, Any]:
         """A publication made after this call (see the class docstring)."""
         deadline = time.monotonic() + (self.timeout_s if timeout_s is None else timeout_s)
         first: int | None = None
         while True:
-            data = self.read()
+            data = self.read(backend)
             frame = None if data is None else data.get("frame")
             if isinstance(frame, int):
                 if first is None:
@@ -97,10 +104,10 @@ class StateFileJudge:
                 )
             time.sleep(0.005)
 
-    def wait_ready(self) -> None:
+    def wait_ready(self, backend: Any) -> None:
         """Wait (up to ``timeout_s``) until the program publishes (the backend's reset)."""
         self._last = None
-        self.fresh()
+        self.fresh(backend)
 
     def probe(self, backend: Any) -> Any:
         serial = getattr(backend, "input_serial", None)
@@ -109,18 +116,28 @@ class StateFileJudge:
             if getattr(backend, "paused", False) or age < self.reuse_s:
                 return self._last[2]
         if getattr(backend, "frozen", False):  # stopped by a signal: the last word is final
-            data = self.read()
+            data = self.read(backend)
             if data is None:
                 raise BackendError(f"the state file {self.path} does not exist yet")
         else:
-            data = self.fresh()
+            data = self.fresh(backend)
         probe = data if self.mirror is None else self.mirror.load(data)
         self._last = (serial, time.monotonic(), probe)
         return probe
 
 
+def _read_local(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as e:
+        raise BackendError(f"cannot read the state file {path}: {e}") from e
+
+
 class TemplateJudge:
-    """Success when ``template`` (a PNG) appears in the window (normalised correlation)."""
+    """Success when ``template`` (a PNG here) appears in the window's pixels at their own size
+    (the backend's ``grab_window``; normalised correlation)."""
 
     def __init__(self, template: str | Path, threshold: float = 0.9) -> None:
         self.spec = f"template:{template}"
@@ -166,48 +183,18 @@ def make_judge(spec: Any, mirror_factory: Callable[[], Any] | None = None) -> An
     raise GCCError(f"unknown judge {spec!r}; use one of {JUDGES}")
 
 
-class RemoteJudge:
-    """A judge that runs on a ``serve-desktop`` server (``state-file:`` or ``template:``, paths
-    there): ``server_spec`` is what the client asks the server for, and :meth:`probe` turns the
-    server's answer (``backend.server_probe()``, JSON) into a :class:`Verdict` or, for a state
-    file, the state rebuilt here by the game's mirror (which also stands in for the simulator,
-    ``sim``, so privileged scripts can plan)."""
-
-    def __init__(self, spec: str, mirror: Any = None) -> None:
-        self.spec = self.server_spec = spec
-        self.mirror = mirror
-
-    @property
-    def sim(self) -> Any:
-        return getattr(self.mirror, "sim", None)
-
-    def probe(self, backend: Any) -> Any:
-        answer = backend.server_probe()
-        if "verdict" in answer:
-            return Verdict(bool(answer["verdict"]["success"]), answer["verdict"]["judge"])
-        state = answer.get("state")
-        if state is None or self.mirror is None:
-            return state
-        return self.mirror.load(state)
-
-
 def remote_judge(
     spec: Any, mirror_factory: Callable[[], Any] | None = None, game: bool = False
 ) -> Any:
-    """The judge for ``judge=`` on a remote desktop: a human judge here, a :class:`RemoteJudge`,
-    or none (a game without a judge gets :class:`NoJudge`: success never claimed)."""
+    """The judge for ``judge=`` on a remote desktop, run here like a local one: a state file
+    is read through the server (which must share that file: ``serve-desktop --state-file``), a
+    template is matched against the server's window pixels, a person answers here; a game
+    without a judge gets :class:`NoJudge` (success never claimed), anything else None."""
     if spec is None:
         return NoJudge() if game else None
     if not isinstance(spec, str):
         raise GCCError(f"on a remote desktop judge= must be a spec string, got {spec!r}")
-    if spec == "human":
-        return HumanJudge()
-    if not spec.startswith(("state-file:", "template:")):
-        raise GCCError(
-            f"unknown judge {spec!r}; use 'state-file:<path>', 'template:<png>' or 'human'"
-        )
-    use_mirror = spec.startswith("state-file:") and mirror_factory is not None
-    return RemoteJudge(spec, mirror_factory() if use_mirror else None)
+    return make_judge(spec, mirror_factory)
 
 
 class JudgedTask(Task):

@@ -22,7 +22,11 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--pause", default="signal", choices=["signal", "focus", "none"])
     p.add_argument("--target", help="title regex of the window to drive (default: the screen)")
     p.add_argument("--idle-s", type=float, default=30.0, help="release held input after idle")
-    p.add_argument("--judge", help="judge clients may use, e.g. state-file:/path/state.json")
+    p.add_argument(
+        "--state-file",
+        help="the one file clients may read: a program's published state, which a "
+        "judge='state-file:PATH' env reads (the server judges nothing)",
+    )
     p.add_argument(
         "--allow-launch", action="store_true", help="let clients start programs (argv, no shell)"
     )
@@ -32,7 +36,6 @@ def run(args: argparse.Namespace) -> int:
     from gcc_envs.backends.desktop.server import ServerConfig, serve
     from gcc_envs.backends.desktop.service import ServiceConfig
     from gcc_envs.httpd import read_token
-    from gcc_envs.judges import make_judge
 
     config = ServerConfig(
         token=read_token(args.token, args.token_file, os.environ),
@@ -45,8 +48,7 @@ def run(args: argparse.Namespace) -> int:
             target=args.target,
             allow_launch=args.allow_launch,
             idle_s=args.idle_s,
-            judge=args.judge,
-            make_judge=make_judge,
+            state_file=args.state_file,
         ),
     )
     warn_token_in_argv(args.token)

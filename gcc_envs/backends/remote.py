@@ -19,7 +19,7 @@ import threading
 import time
 from collections.abc import Mapping, Sequence
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 import numpy as np
 
@@ -43,9 +43,10 @@ class RemoteBackend:
     ``draw_pointer`` configure the server's desktop session as they configure a local
     :class:`DesktopBackend` (paths name files on the server); ``profile`` is a game's
     ``LiveProfile``. ``judge``: a judge object (``gcc_envs.judges.remote_judge(spec, mirror)``,
-    which ``gym.make(..., backend="remote", judge=SPEC)`` builds); one with a ``server_spec``
-    (``"state-file:<path>"``, ``"template:<png>"``) is run by the server, which must have been
-    started with that ``--judge``, and reads :meth:`server_probe`. The backend knows no task.
+    which ``gym.make(..., backend="remote", judge=SPEC)`` builds), run here like a local one
+    on what the server serves: :meth:`read_file` (the one file the server shares: ``serve-desktop
+    --state-file``) and :meth:`grab_window`. The backend knows no task; the server judges
+    nothing.
     The server must be up when the backend is made: the frame size comes from it.
     ``capture_format``: ``"raw"`` (fastest on loopback and fast links), ``"zlib"`` or ``"png"``
     (fewer bytes on slow links).
@@ -89,7 +90,7 @@ class RemoteBackend:
             pause = profile.pause if pause is None else pause
             pause_key = profile.pause_key if pause_key is None else pause_key
             obs_size = profile.resolution[::-1] if obs_size is None else obs_size
-        #: The judge object (``gcc_envs.judges.remote_judge``) whose probe this backend serves.
+        #: The judge object (``gcc_envs.judges.remote_judge``) whose probe this backend returns.
         self.judge = judge
         self._session: dict[str, Any] = {
             "obs_size": list(parse_obs_size(obs_size)) if obs_size is not None else None,
@@ -98,7 +99,6 @@ class RemoteBackend:
             "pause": pause,
             "pause_key": pause_key,
             "pause_template": pause_template,
-            "judge": getattr(judge, "server_spec", None),  # a judge the server runs
             "draw_pointer": draw_pointer,
         }
         self._init_runtime()
@@ -111,6 +111,11 @@ class RemoteBackend:
         self._conn: http.client.HTTPConnection | None = None
         self._lock = threading.Lock()
         self._closed = False
+        #: Whether the server's target is paused, and stopped (a ``signal`` pause).
+        self.paused = self.frozen = False
+        #: Bumped by every input and pause change (a state-file judge reuses a probe while the
+        #: target is paused and nothing was sent since).
+        self.input_serial = 0
 
     # pickling carries the configuration; the copy opens its own connection to the same session
     def __getstate__(self) -> dict[str, Any]:
@@ -183,13 +188,14 @@ class RemoteBackend:
                 f"reset options must be JSON-serialisable for a remote desktop: {e}"
             ) from e
         self._call("POST", "/reset", {"seed": seed, "options": options})
+        self.paused = self.frozen = False  # the server's reset resumes the target
+        self.input_serial += 1
+        ready = getattr(self.judge, "wait_ready", None)
+        if ready is not None:  # e.g. the program publishes its state: before any pause
+            ready(self)
 
     def capture(self) -> np.ndarray:
-        self._check_open()
-        status, payload, headers = self._request("GET", f"/capture?format={self.capture_format}")
-        if status != 200:
-            raise _error(status, payload, "/capture")
-        frame = wire.decode_frame(payload, headers)
+        frame = self._frame(f"/capture?format={self.capture_format}")
         if frame.shape != (self.size[1], self.size[0], 3):
             raise BackendError(
                 f"the server sent a {frame.shape} frame, not {self.size[1]}x{self.size[0]}: "
@@ -197,12 +203,20 @@ class RemoteBackend:
             )
         return frame
 
+    def _frame(self, path: str) -> np.ndarray:
+        self._check_open()
+        status, payload, headers = self._request("GET", path)
+        if status != 200:
+            raise _error(status, payload, path.partition("?")[0])
+        return wire.decode_frame(payload, headers)
+
     def send(self, event: PrimitiveEvent) -> None:
         self.send_many([event])
 
     def send_many(self, events: Sequence[Event]) -> None:
         """Send primitive events in one request, in order."""
         self._check_open()
+        self.input_serial += 1
         self._call("POST", "/events", [e.to_dict() for e in events])
 
     def advance(self, seconds: float) -> None:
@@ -217,11 +231,15 @@ class RemoteBackend:
 
     def pause(self) -> None:
         if not self._closed:
-            self._call("POST", "/pause")
+            self._paused_as(self._call("POST", "/pause"))
 
     def resume(self) -> None:
         if not self._closed:
-            self._call("POST", "/resume")
+            self._paused_as(self._call("POST", "/resume"))
+
+    def _paused_as(self, answer: Mapping[str, Any]) -> None:
+        self.paused, self.frozen = bool(answer["paused"]), bool(answer["frozen"])
+        self.input_serial += 1
 
     def release_all(self) -> None:
         if not self._closed:
@@ -234,11 +252,21 @@ class RemoteBackend:
         self._check_open()
         return self.judge.probe(self)
 
-    def server_probe(self) -> dict[str, Any]:
-        """What the server's judge read, as it sent it: ``{"state": ...}`` or ``{"verdict":
-        {"success": ..., "judge": ...}}``."""
+    def read_file(self, path: str | os.PathLike[str]) -> bytes | None:
+        """The bytes of the file the server shares (``serve-desktop --state-file``), None while
+        it does not exist; another path is refused there."""
         self._check_open()
-        return self._call("GET", "/probe")
+        query = urlencode({"path": os.fspath(path)})
+        status, payload, _ = self._request("GET", f"/file?{query}")
+        if status == 404 and b"no route" not in payload:  # the file is not there yet
+            return None
+        if status != 200:
+            raise _error(status, payload, "/file")
+        return payload
+
+    def grab_window(self) -> np.ndarray:
+        """The target's pixels at their own size, on the server (for a template judge)."""
+        return self._frame("/capture?format=png&window=1")
 
     @property
     def sim(self) -> Any:

@@ -1,7 +1,7 @@
 """``Verdict``: a judge's answer in place of a probe (success or not, and who said so).
 
-A value both sides share: judges give it, tasks read it, and a desktop server sends it as
-JSON; it sits in ``core`` so none of them imports another for it.
+A value both sides share: judges give it, tasks read it; it sits in ``core`` so neither
+imports the other for it.
 """
 
 from __future__ import annotations

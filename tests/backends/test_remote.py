@@ -82,7 +82,7 @@ def state_file(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def server(vdisplay, state_file):
-    flags = ("--allow-launch", "--idle-s", str(IDLE_S), "--judge", f"state-file:{state_file}")
+    flags = ("--allow-launch", "--idle-s", str(IDLE_S), "--state-file", str(state_file))
     proc, url = start_server("--display", vdisplay.name, *flags)
     yield url
     stop_server(proc)
@@ -269,6 +269,28 @@ def test_every_frame_format_carries_the_same_pixels(server):
         backend.close()
 
 
+def test_a_template_judge_here_matches_the_servers_window_pixels(server, tmp_path):
+    import cv2
+
+    backend = RemoteBackend((120, 160), url=server, token=TOKEN)
+    pid = backend.launch(["xterm", "-geometry", "40x10+100+100", "-title", "remote-judged"])
+    try:
+        assert until(lambda: any(w["title"] == "remote-judged" for w in backend.windows()), 10.0)
+        time.sleep(0.5)  # drawn
+        screen = backend.grab_window()  # the screen at its own size, not the obs size
+        assert screen.shape == (768, 1024, 3)
+        x, y, w, h = next(w for w in backend.windows() if w["title"] == "remote-judged")["geometry"]
+        cv2.imwrite(str(tmp_path / "seen.png"), screen[y : y + h, x : x + w][..., ::-1])
+        noise = np.random.default_rng(0).integers(0, 256, (h, w, 3), dtype=np.uint8)
+        cv2.imwrite(str(tmp_path / "unseen.png"), noise)
+        seen = remote_judge(f"template:{tmp_path / 'seen.png'}").probe(backend)
+        unseen = remote_judge(f"template:{tmp_path / 'unseen.png'}").probe(backend)
+        assert seen.success and not unseen.success
+    finally:
+        os.kill(pid, signal.SIGTERM)
+        backend.close()
+
+
 def test_a_pickled_remote_backend_reaches_the_same_server(server):
     backend = RemoteBackend((60, 80), url=server, token=TOKEN)
     try:
@@ -300,7 +322,9 @@ def test_a_relative_mouse_move_crosses_the_wire_and_moves_the_pointer(server, x1
         backend.close()
 
 
-def test_a_state_file_judge_runs_on_the_server_and_its_probe_comes_back(server, state_file):
+def test_a_state_file_judge_reads_the_shared_file_through_the_server(server, state_file):
+    """The judge runs here; the server only serves the one file it shares (no other path, no
+    judge setting), and its window's pixels for a template judge."""
     import threading
 
     path = state_file
@@ -314,16 +338,22 @@ def test_a_state_file_judge_runs_on_the_server_and_its_probe_comes_back(server, 
             path.with_suffix(".tmp").replace(path)
             time.sleep(0.01)
 
+    backend = RemoteBackend(url=server, token=TOKEN, judge=remote_judge(f"state-file:{path}"))
+    assert not path.exists() and backend.read_file(path) is None  # not published yet
     thread = threading.Thread(target=publish, daemon=True)
     thread.start()
-    backend = RemoteBackend(url=server, token=TOKEN, judge=remote_judge(f"state-file:{path}"))
     try:
         state = backend.probe()
         assert state["gold"] == 500 and state["frame"] > 2
         with pytest.raises(GCCError, match="unknown judge"):
             remote_judge("oracle")
+        for other in ("/etc/passwd", f"{path}.tmp", f"{path.parent}/../{path.name}"):
+            status, answer = raw(server, "GET", f"/file?path={other}")
+            assert status == 403 and "--state-file" in answer["error"], other
+        with pytest.raises(BackendError, match="shares no file"):
+            backend.read_file("/etc/passwd")
         status, answer = raw(server, "POST", "/configure", b'{"judge": "state-file:/etc/x"}')
-        assert status == 403 and "--judge" in answer["error"]  # the server picks its files
+        assert status == 400 and "unknown settings" in answer["error"]  # it judges nothing
     finally:
         stop.set()
         backend.close()

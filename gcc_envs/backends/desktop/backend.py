@@ -31,6 +31,7 @@ import subprocess
 import time
 import weakref
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -220,7 +221,7 @@ class DesktopBackend:
             log.warning("could not focus %r at reset", self.x.title(self.window))
         ready = getattr(self.judge, "wait_ready", None)
         if ready is not None:  # e.g. the program publishes its state: before any pause
-            ready()
+            ready(self)
 
     def _focus(self) -> bool:
         t0 = time.perf_counter()
@@ -319,6 +320,15 @@ class DesktopBackend:
         x, y, w, h = self._region()
         pointer = self.x.pointer() if self.draw_pointer else None
         return self._grabber.grab(x, y, w, h, self.x.screen_size, self.size, pointer)
+
+    def read_file(self, path: str | Path) -> bytes | None:
+        """A file's bytes (None when it does not exist): what a state-file judge reads."""
+        try:
+            return Path(path).read_bytes()
+        except FileNotFoundError:
+            return None
+        except OSError as e:
+            raise BackendError(f"cannot read {path}: {e}") from e
 
     def grab_window(self) -> np.ndarray:
         """The target's pixels at its own size (no pointer drawn): for template matching."""

@@ -17,15 +17,18 @@ Routes::
     GET  /info                      {"size": [W, H], "clock_driven": false, ...}
     GET  /capture?format=raw|zlib|png   frame bytes; headers X-Frame-Shape "H W 3", X-Frame-Format
     GET  /windows                   [{"id", "title", "pid", "wm_class", "geometry", "focused"}]
-    GET  /probe                     {"state": JSON or null} or {"verdict": {"success", "judge"}}
+    GET  /capture?window=1          the target's pixels at their own size (for a template judge)
+    GET  /file?path=PATH            the bytes of the one file the server shares (--state-file)
     POST /events                    [event dicts]  (KeyDown KeyUp MoveTo MoveBy MouseDown MouseUp Scroll)
     POST /configure                 {"obs_size": [H, W], "target": regex, "launch": [argv], "pause": name,
-                                     "pause_key", "pause_template": path, "judge": spec,
-                                     "draw_pointer": bool}
+                                     "pause_key", "pause_template": path, "draw_pointer": bool}
     POST /reset                     {"seed": int, "options": {...}}
     POST /focus                     {"title": regex}
     POST /launch                    {"argv": [...]}        (only with --allow-launch; no shell)
-    POST /release_all  /pause  /resume  /ping  /close
+    POST /pause  /resume            {"paused": bool, "frozen": bool}
+    POST /release_all  /ping  /close
+
+The server judges nothing: a judge runs in the client's env and reads these primitives.
 """
 
 from __future__ import annotations
@@ -145,8 +148,17 @@ def _capture(s: DesktopService, body: bytes, query: Query) -> Reply:
     fmt = query.get("format", ["raw"])[-1]
     if fmt not in wire.FRAME_FORMATS:
         raise InvalidActionError(f"format must be one of {wire.FRAME_FORMATS}, got {fmt!r}")
-    data, headers = wire.encode_frame(s.capture(), fmt)
+    window = query.get("window", ["0"])[-1]
+    if window not in ("0", "1"):
+        raise InvalidActionError(f"window must be 0 or 1, got {window!r}")
+    frame = s.grab_window() if window == "1" else s.capture()
+    data, headers = wire.encode_frame(frame, fmt)
     return 200, data, {"Content-Type": "application/octet-stream", **headers}
+
+
+def _file(s: DesktopService, body: bytes, query: Query) -> Reply:
+    path = query.get("path", [""])[-1]
+    return 200, s.read_file(path), {"Content-Type": "application/octet-stream"}
 
 
 def _events(s: DesktopService, body: bytes, query: Query) -> Reply:
@@ -180,15 +192,15 @@ ROUTES: dict[tuple[str, str], Callable[[DesktopService, bytes, Query], Reply]] =
     ("GET", "/info"): lambda s, b, q: json_reply(200, s.info()),
     ("GET", "/capture"): _capture,
     ("GET", "/windows"): lambda s, b, q: json_reply(200, s.windows()),
-    ("GET", "/probe"): lambda s, b, q: json_reply(200, s.probe()),
+    ("GET", "/file"): _file,
     ("POST", "/events"): _events,
     ("POST", "/configure"): lambda s, b, q: json_reply(200, s.configure(_object(b))),
     ("POST", "/reset"): _reset,
     ("POST", "/focus"): lambda s, b, q: json_reply(200, s.focus(_object(b).get("title"))),  # type: ignore[arg-type]
     ("POST", "/launch"): _launch,
     ("POST", "/release_all"): _simple(DesktopService.release_all),
-    ("POST", "/pause"): _simple(DesktopService.pause),
-    ("POST", "/resume"): _simple(DesktopService.resume),
+    ("POST", "/pause"): lambda s, b, q: json_reply(200, s.pause()),
+    ("POST", "/resume"): lambda s, b, q: json_reply(200, s.resume()),
     ("POST", "/ping"): _simple(lambda s: None),
     ("POST", "/close"): _simple(DesktopService.close_session),
 }

@@ -8,10 +8,11 @@ it launched; :meth:`shutdown` releases every key and button and stops them.
 from __future__ import annotations
 
 import logging
+import os
 import re
 import subprocess
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,7 +20,6 @@ import numpy as np
 
 from gcc_envs.backends.wire import ForbiddenError, NotFoundError
 from gcc_envs.core import events as ev
-from gcc_envs.core.verdict import Verdict
 from gcc_envs.errors import BackendError, GCCError, InvalidActionError
 
 log = logging.getLogger(__name__)
@@ -32,11 +32,8 @@ SESSION_KEYS = (
     "pause",
     "pause_key",
     "pause_template",
-    "judge",
     "draw_pointer",
 )
-#: Judges that run on the server (a human judge runs on the client).
-SERVER_JUDGES = ("state-file:", "template:")
 NO_LAUNCH = "this server does not launch programs; start it with --allow-launch"
 
 
@@ -52,11 +49,9 @@ class ServiceConfig:
     allow_launch: bool = False
     #: Seconds without a request after which the server releases every key and button.
     idle_s: float = 30.0
-    #: The one judge spec clients may ask for (it names a file here, so the server chooses).
-    judge: str | None = None
-    #: Makes the judge of a spec (``gcc_envs.judges.make_judge``; the command that starts the
-    #: server passes it): the service itself knows no judge.
-    make_judge: Callable[[str], Any] | None = None
+    #: The one file clients may read (``GET /file``): a program's published state, which a
+    #: state-file judge in the client's env reads. The service judges nothing.
+    state_file: str | None = None
 
 
 class DesktopService:
@@ -86,7 +81,6 @@ class DesktopService:
         extra = {
             k: session[k] for k in ("pause_key", "pause_template", "draw_pointer") if k in session
         }
-        spec = session.get("judge")
         return DesktopBackend(
             tuple(obs_size) if obs_size is not None else None,
             target=session.get("target"),
@@ -94,14 +88,8 @@ class DesktopService:
             display=self.display_name,
             pause=session.get("pause") or self.config.pause,
             screen_size=self.screen_size,
-            judge=self._judge(spec) if spec is not None else None,  # no mirror: the probe is JSON
             **extra,
         )
-
-    def _judge(self, spec: str) -> Any:
-        if self.config.make_judge is None:
-            raise GCCError(f"this service was started without a judge maker; cannot judge {spec!r}")
-        return self.config.make_judge(spec)
 
     def configure(self, settings: Mapping[str, Any]) -> dict[str, Any]:
         """Replace the backend by one with ``settings`` (obs_size, target, launch, pause)."""
@@ -112,12 +100,6 @@ class DesktopService:
             raise InvalidActionError(f"unknown settings {sorted(unknown)}; known: {SESSION_KEYS}")
         if settings.get("launch") is not None and not self.config.allow_launch:
             raise ForbiddenError(NO_LAUNCH)
-        spec = settings.get("judge")
-        if spec is not None and spec != self.config.judge:
-            raise ForbiddenError(
-                f"this server does not judge with {spec!r} (its judge: {self.config.judge!r}); "
-                "start it with --judge SPEC"
-            )
         session = {"pause": self.config.pause, "target": self.config.target}
         session.update({k: v for k, v in settings.items() if v is not None})
         _check_session(session)
@@ -137,7 +119,7 @@ class DesktopService:
                 "session": self.session,
                 "allow_launch": self.config.allow_launch,
                 "idle_s": self.config.idle_s,
-                "judge": self.config.judge,
+                "state_file": self.config.state_file,
             }
 
     def _close_backend(self) -> None:
@@ -173,23 +155,44 @@ class DesktopService:
         with self.lock:
             self.backend.release_all()
 
-    def pause(self) -> None:
+    def pause(self) -> dict[str, bool]:
         with self.lock:
             self.backend.pause()
+            return self.pause_state()
 
-    def resume(self) -> None:
+    def resume(self) -> dict[str, bool]:
         with self.lock:
             self.backend.resume()
+            return self.pause_state()
 
-    def probe(self) -> dict[str, Any]:
-        """The judge's probe as JSON: ``{"state": ...}`` or ``{"verdict": {...}}``."""
+    def pause_state(self) -> dict[str, bool]:
+        """Whether the target is paused, and whether its processes are stopped (a ``signal``
+        pause: it publishes nothing, so a state-file judge reads the last publication)."""
         with self.lock:
-            probe = self.backend.probe()
-        if isinstance(probe, Verdict):
-            return {"verdict": {"success": bool(probe.success), "judge": probe.judge}}
-        if probe is None or isinstance(probe, dict):
-            return {"state": probe}
-        raise BackendError(f"the judge's probe ({type(probe).__name__}) cannot travel as JSON")
+            return {"paused": bool(self.backend.paused), "frozen": bool(self.backend.frozen)}
+
+    def read_file(self, path: str) -> bytes:
+        """The shared file's bytes (``ServiceConfig.state_file``; no other path is served)."""
+        shared = self.config.state_file
+        if not isinstance(path, str) or not path:
+            raise InvalidActionError("file needs a 'path'")
+        if shared is None or os.path.realpath(path) != os.path.realpath(shared):
+            raise ForbiddenError(
+                f"this server shares no file {path!r} (it shares {shared!r}); start it with "
+                "--state-file PATH"
+            )
+        try:
+            with open(shared, "rb") as f:
+                return f.read()
+        except FileNotFoundError:
+            raise NotFoundError(f"{path} does not exist yet") from None
+        except OSError as e:
+            raise BackendError(f"cannot read {path}: {e}") from e
+
+    def grab_window(self) -> np.ndarray:
+        """The target's pixels at their own size (for a template judge in the client)."""
+        with self.lock:
+            return self.backend.grab_window()
 
     def close_session(self) -> None:
         """The client is done: release input, close the backend, keep a fresh one ready."""
@@ -285,7 +288,7 @@ def _check_session(session: Mapping[str, Any]) -> None:
         not isinstance(obs, list) or len(obs) != 2 or not all(type(v) is int for v in obs)
     ):
         raise InvalidActionError(f"obs_size must be [H, W] integers, got {obs!r}")
-    for key in ("target", "pause", "pause_key", "pause_template", "judge"):
+    for key in ("target", "pause", "pause_key", "pause_template"):
         if session.get(key) is not None and not isinstance(session[key], str):
             raise InvalidActionError(f"{key} must be a string, got {session[key]!r}")
     if session.get("target") is not None:
@@ -295,9 +298,3 @@ def _check_session(session: Mapping[str, Any]) -> None:
             raise InvalidActionError(f"target is not a regular expression: {e}") from None
     if "draw_pointer" in session and not isinstance(session["draw_pointer"], bool):
         raise InvalidActionError("draw_pointer must be true or false")
-    spec = session.get("judge")
-    if spec is not None and not spec.startswith(SERVER_JUDGES):
-        raise InvalidActionError(
-            f"judge {spec!r} cannot run on the server; use one of {SERVER_JUDGES} "
-            "(a human judge runs on the client)"
-        )
