@@ -21,6 +21,9 @@ class SoftwareEnv(SuiteEnv):
     ``desktop/software``.
 
     ## Version History
+    * v2 (Feishu): Orage runs in the time zone where the episode starts between noon and 1 pm,
+      and FocusTimeAppointment's "later today" is judged in it; before, an episode begun
+      after 23:00 could not succeed (Orage's new appointment then starts at 09:00 that day).
     * v2 (Outlook; issue 26): the junk task adds 1-6 plain folders below the junk folder, so
       that its row differs by seed also once the folder list is scrolled to its end.
     * v1 (Chrome, Outlook, Feishu; issue 26): each task draws its values from pools large
