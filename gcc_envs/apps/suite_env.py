@@ -133,7 +133,8 @@ class SuiteEnv(GCCEnv):
     ``screen_size`` of that Xvfb (W, H), ``pause`` (``"none"`` by default: a desktop program
     does nothing while nobody acts; ``"signal"`` stops the target between steps), ``target``
     and ``launch`` (the open id), ``obs_size``, ``action_mode`` (``"event"``), ``time_mode``
-    (``"paused"`` or ``"realtime"``; ``"lockstep"`` on a suite's simulated desktop), ``fps``, ``step_seconds`` (0.25), ``render_mode``.
+    (``"paused"`` or ``"realtime"``; ``"lockstep"`` on a suite's simulated desktop), ``fps``,
+    ``step_seconds`` (0.25), ``render_mode``.
 
     ## Version History
     * v0 (unversioned ids): first release (X11 only).
