@@ -71,10 +71,9 @@ class StateFileJudge:
         """The mirror's simulator view (for scripts that plan with ``sim.walkable``), or None."""
         return getattr(self.mirror, "sim", None)
 
-    def read(self, backend: Any = None) -> dict[str, Any] | None:
-        """The latest publication, or None when there is none yet; read through ``backend``'s
-        ``read_file``, or from this machine's disk without one."""
-        raw = backend.read_file(self.path) if backend is not None else _read_local(self.path)
+    def read(self, backend: Any) -> dict[str, Any] | None:
+        """The latest publication, or None when there is none yet (``backend.read_file``)."""
+        raw = backend.read_file(self.path)
         if raw is None:
             return None
         try:
@@ -85,7 +84,7 @@ class StateFileJudge:
             raise BackendError(f"the state file {self.path} does not hold a JSON object")
         return data
 
-    def fresh(self, backend: Any = None, timeout_s: float | None = None) -> dict[str, Any]:
+    def fresh(self, backend: Any, timeout_s: float | None = None) -> dict[str, Any]:
         """A publication made after this call (see the class docstring)."""
         deadline = time.monotonic() + (self.timeout_s if timeout_s is None else timeout_s)
         first: int | None = None
@@ -124,15 +123,6 @@ class StateFileJudge:
         probe = data if self.mirror is None else self.mirror.load(data)
         self._last = (serial, time.monotonic(), probe)
         return probe
-
-
-def _read_local(path: Path) -> bytes | None:
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        return None
-    except OSError as e:
-        raise BackendError(f"cannot read the state file {path}: {e}") from e
 
 
 class TemplateJudge:

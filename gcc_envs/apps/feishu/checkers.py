@@ -41,9 +41,10 @@ def events(text: str) -> list[dict[str, str]]:
             key, value = line.split(":", 1)
             name, *params = key.split(";")
             current.setdefault(name.upper(), value)
-            for p in params:
-                if name.upper() == "DTSTART" and p.upper().startswith("TZID="):
-                    current.setdefault("DTSTART-TZID", p[5:].strip('"'))
+            if name.upper() == "DTSTART":
+                for p in params:
+                    if p.upper().startswith("TZID="):
+                        current.setdefault("DTSTART-TZID", p[5:].strip('"'))
     return out
 
 

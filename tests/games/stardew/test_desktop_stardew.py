@@ -50,8 +50,8 @@ def make(tmp_path, seed=0, play_opts=None, **kw):
     return env, StateFileJudge(state)
 
 
-def game_seconds(reader: StateFileJudge) -> float:
-    return float(reader.fresh()["game_seconds"])
+def game_seconds(env, reader: StateFileJudge) -> float:
+    return float(reader.fresh(env.unwrapped.backend)["game_seconds"])
 
 
 def test_scripted_policy_completes_shopping_through_real_input_and_capture(tmp_path):
@@ -72,7 +72,7 @@ def test_scripted_policy_completes_shopping_through_real_input_and_capture(tmp_p
             assert info["last_action_error"] is None, info["last_action_error"]
             if terminated or truncated:
                 break
-        truth = reader.fresh()
+        truth = reader.fresh(env.unwrapped.backend)
         assert info["success"] and terminated, (info, {k: truth[k] for k in ("location", "player")})
         world = truth["world"]
         assert world["stats"]["bought"].get("parsnip_seeds", 0) > 0
@@ -88,14 +88,14 @@ def test_paused_mode_freezes_the_game_while_the_agent_thinks(tmp_path, vdisplay)
         assert info["judge"] is None  # no judge on a real game: success is never claimed
         _, _, terminated, _, info = env.step(Wait(0.5))
         assert not info["success"] and not terminated
-        before = game_seconds(reader)
+        before = game_seconds(env, reader)
         time.sleep(2.0)  # the agent thinks
-        thinking = game_seconds(reader) - before
+        thinking = game_seconds(env, reader) - before
         _, _, _, _, info = env.step(Wait(0.5))
-        step = game_seconds(reader) - before - thinking
+        step = game_seconds(env, reader) - before - thinking
         assert thinking < 0.15, thinking
         assert 0.4 < step < 1.0, step  # the step's 0.5 s plus the pause/resume overhead
-        assert reader.fresh()["paused"]
+        assert reader.fresh(env.unwrapped.backend)["paused"]
     finally:
         env.close()
 
@@ -105,11 +105,11 @@ def test_realtime_mode_lets_the_game_run_while_the_agent_thinks(tmp_path, vdispl
     try:
         env.reset(seed=0)
         env.step(Wait(0.2))
-        before = game_seconds(reader)
+        before = game_seconds(env, reader)
         time.sleep(2.0)
-        thinking = game_seconds(reader) - before
+        thinking = game_seconds(env, reader) - before
         assert 1.6 < thinking < 2.6, thinking
-        assert not reader.fresh()["paused"]
+        assert not reader.fresh(env.unwrapped.backend)["paused"]
     finally:
         env.close()
 
@@ -128,8 +128,8 @@ def test_key_pause_shows_the_pause_screen_and_restores_held_keys(tmp_path, vdisp
     )
     try:
         env.reset(seed=0)
-        assert reader.fresh()["key_paused"]  # reset pauses: the PAUSED screen is up
         backend = env.unwrapped.backend
+        assert reader.fresh(backend)["key_paused"]  # reset pauses: the PAUSED screen is up
         d_code = backend.x.stroke("d").keycode
         held_in_step = []
 
@@ -139,11 +139,11 @@ def test_key_pause_shows_the_pause_screen_and_restores_held_keys(tmp_path, vdisp
             held_in_step.append(d_code in backend.x.pressed_keycodes())
 
         env.step(Program(walk_right))
-        paused = reader.fresh()
+        paused = reader.fresh(env.unwrapped.backend)
         assert paused["key_paused"] and paused["held_keys"] == []  # a player lets go first
         assert d_code not in backend.x.pressed_keycodes()
         time.sleep(1.0)
-        frozen = reader.fresh()
+        frozen = reader.fresh(env.unwrapped.backend)
         assert frozen["game_seconds"] == paused["game_seconds"]
         assert frozen["player"]["x"] == paused["player"]["x"]
 
@@ -152,7 +152,7 @@ def test_key_pause_shows_the_pause_screen_and_restores_held_keys(tmp_path, vdisp
             held_in_step.append(d_code in backend.x.pressed_keycodes())
 
         env.step(Program(look))
-        moved = reader.fresh()
+        moved = reader.fresh(env.unwrapped.backend)
         assert held_in_step == [True, True]  # pressed again after resuming
         assert moved["player"]["x"] > frozen["player"]["x"] + 0.5  # it walked on
         assert moved["key_paused"]
