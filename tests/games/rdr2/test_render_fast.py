@@ -4,7 +4,9 @@ Two checks: (1) the hand-built showcase scenes (independent of the mission data)
 through several views, hash to the digests the renderer gave before the speed work
 (``render_digests.json``, written by the pre-speedup code with :func:`digests`; the shootout's
 were taken again, with the numpy fallback, when the minimap gained the orange dot of the
-player's own horse, and without that dot its frames hash to the old digests); (2) states
+player's own horse, and without that dot its frames hash to the old digests; all were taken
+again when the HUD's text and the pause menu became baked layers, ``layers.bake``, whose
+frames are within two levels of the calls', ``test_layers_rdr2.py``); (2) states
 along seeded random play of every mission render identically with the compiled kernels and
 with the numpy fallback, at 720p and 84x84.
 """
@@ -18,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from gcc_envs.games.rdr2.sim import RDR2Sim, hands, jit, raycast, text
+from gcc_envs.games.rdr2.sim import RDR2Sim, hands, jit, raycast
 from gcc_envs.games.rdr2.sim.render import render
 from gcc_envs.games.rdr2.sim.showcase import SCENES
 
@@ -111,30 +113,6 @@ def test_compiled_ray_cast_equals_the_numpy_cast_bit_for_bit(monkeypatch):
         for name in ("dist", "col", "row", "side", "u"):
             a, b = getattr(fast, name), getattr(ref, name)
             assert a.dtype == b.dtype and np.array_equal(a, b), (trial, name)
-
-
-@pytest.mark.skipif(
-    jit.compiled(text._blend_mask) is None, reason="numba is missing or GCC_NO_JIT=1"
-)
-def test_compiled_text_blend_equals_the_numpy_blend(monkeypatch):
-    from gcc_envs.games.rdr2.sim.text import blend_mask
-
-    rng = np.random.default_rng(9)
-    for _ in range(30):
-        frame = rng.integers(0, 256, (40, 60, 3), dtype=np.uint8)
-        m = (rng.random((int(rng.integers(1, 30)), int(rng.integers(1, 50)))) ** 3 * 255).astype(
-            np.uint8
-        )
-        x, y = int(rng.integers(-20, 55)), int(rng.integers(-20, 35))  # clipped at every edge
-        color = tuple(int(c) for c in rng.integers(0, 256, 3))
-        alpha = float(rng.choice([1.0, 0.8, 0.37, 0.0]))
-        fast = frame.copy()
-        blend_mask(fast, m, x, y, color, alpha)
-        with monkeypatch.context() as mp:
-            mp.setattr(jit, "compiled", lambda fn: None)
-            ref = frame.copy()
-            blend_mask(ref, m, x, y, color, alpha)
-        assert np.array_equal(fast, ref)
 
 
 @pytest.mark.skipif(

@@ -17,7 +17,6 @@ import cv2
 import numpy as np
 
 from gcc_envs.games.rdr2.sim import layers, text
-from gcc_envs.games.rdr2.sim.layers import Recorder
 from gcc_envs.games.rdr2.sim.minimap import MapBox
 from gcc_envs.games.rdr2.sim.state import GUNS
 
@@ -60,42 +59,44 @@ def _wrapped(s: str) -> tuple[str, ...]:
     return tuple(textwrap.wrap(s, TUTORIAL_CHARS)) or ("",)
 
 
-def record_objective(out: Recorder, s: float, objective: str, sub: str) -> None:
+def draw_objective(frame: np.ndarray, s: float, objective: str, sub: str) -> None:
     """The objective line and, above it, the subtitle, bottom centre."""
-    h, w = out.h, out.w
+    h, w = frame.shape[:2]
     y = h - px(48, s)
     if objective:
         size = text.fit_px(objective, px(OBJECTIVE_PX, s), w * 0.6)
         tw, th = text.size(objective, size)
         pad = px(10, s)
-        out.panel(
+        layers.panel(
+            frame,
             round(w / 2 - tw / 2 - 3 * pad),
             round(y - th - pad),
             round(w / 2 + tw / 2 + 3 * pad),
             round(y + pad),
             0.4,
         )
-        out.text(objective, w / 2, y, size, WHITE, "mb")
+        text.draw(frame, objective, w / 2, y, size, WHITE, "mb")
         y -= size * 1.6
     if sub:
         size = text.fit_px(sub, px(SUBTITLE_PX, s), w * 0.7)
         tw, th = text.size(sub, size)
         pad = px(6, s)
-        out.panel(
+        layers.panel(
+            frame,
             round((w - tw) / 2 - pad),
             round(y - th - pad),
             round((w + tw) / 2 + pad),
             round(y + pad),
             0.3,
         )
-        out.text(sub, w / 2, y, size, (236, 226, 200), "mb")
+        text.draw(frame, sub, w / 2, y, size, (236, 226, 200), "mb")
 
 
-def record_prompts(
-    out: Recorder, s: float, lines: tuple[str, ...]
+def draw_prompts(
+    frame: np.ndarray, s: float, lines: tuple[str, ...]
 ) -> list[tuple[int, int, int, int]]:
     """Prompts right-aligned, bottom up; returns their boxes (the first is the top one)."""
-    h, w = out.h, out.w
+    h, w = frame.shape[:2]
     size = px(PROMPT_PX, s)
     step = round(size * 2.0)
     x1 = w - px(28, s)
@@ -104,13 +105,13 @@ def record_prompts(
     for line in lines:
         tw, th = text.size(line, size, True)
         pad = px(8, s)
-        out.panel(x1 - tw - 2 * pad, y - th - pad, x1 + pad // 2, y + pad, 0.55)
-        boxes.append(out.text(line, x1 - pad // 2, y, size, WHITE, "rb", bold=True))
+        layers.panel(frame, x1 - tw - 2 * pad, y - th - pad, x1 + pad // 2, y + pad, 0.55)
+        boxes.append(text.draw(frame, line, x1 - pad // 2, y, size, WHITE, "rb", bold=True))
         y += step
     return boxes
 
 
-def record_tutorial(out: Recorder, s: float, tutorial: str) -> None:
+def draw_tutorial(frame: np.ndarray, s: float, tutorial: str) -> None:
     """The tutorial box, top left."""
     if not tutorial:
         return
@@ -119,10 +120,12 @@ def record_tutorial(out: Recorder, s: float, tutorial: str) -> None:
     x0, y0 = px(26, s), px(30, s)
     pad = px(14, s)
     line_h = round(size * 1.4)
-    out.panel(x0, y0, x0 + px(TUTORIAL_W, s), y0 + 2 * pad + line_h * len(lines), 0.65)
-    out.fill(x0, y0, x0 + max(1, px(4, s)), y0 + 2 * pad + line_h * len(lines), (196, 30, 30))
+    layers.panel(frame, x0, y0, x0 + px(TUTORIAL_W, s), y0 + 2 * pad + line_h * len(lines), 0.65)
+    layers.fill(
+        frame, x0, y0, x0 + max(1, px(4, s)), y0 + 2 * pad + line_h * len(lines), (196, 30, 30)
+    )
     for i, line in enumerate(lines):
-        out.text(line, x0 + pad + px(4, s), y0 + pad + i * line_h, size, WHITE, "lt")
+        text.draw(frame, line, x0 + pad + px(4, s), y0 + pad + i * line_h, size, WHITE, "lt")
 
 
 def draw_cores(frame: np.ndarray, state: Any, b: MapBox, s: float) -> None:
@@ -143,19 +146,19 @@ def draw_cores(frame: np.ndarray, state: Any, b: MapBox, s: float) -> None:
             cv2.circle(frame, (cx, cy), radius, color, thickness, cv2.LINE_AA)
 
 
-def record_top_right(
-    out: Recorder, s: float, ammo: str | None, weapon: str, money: str | None
+def draw_top_right(
+    frame: np.ndarray, s: float, ammo: str | None, weapon: str, money: str | None
 ) -> None:
     """Ammo (``clip | reserve``) and the gun's name, then the money, top right."""
-    x = out.w - px(28, s)
+    x = frame.shape[1] - px(28, s)
     y = px(26, s)
     size = px(20, s)
     if ammo is not None:
-        box = out.text(ammo, x, y, size, WHITE, "rt", True)
-        out.text(weapon, box[0] - px(12, s), y, size, (220, 210, 190), "rt")
+        box = text.draw(frame, ammo, x, y, size, WHITE, "rt", True)
+        text.draw(frame, weapon, box[0] - px(12, s), y, size, (220, 210, 190), "rt")
         y = box[3] + px(10, s)
     if money is not None:
-        out.text(money, x, y, size, (236, 222, 170), "rt", True)
+        text.draw(frame, money, x, y, size, (236, 222, 170), "rt", True)
 
 
 def text_inputs(state: Any) -> tuple[str | None, str, str | None, str, str, str, tuple[str, ...]]:
@@ -176,10 +179,8 @@ def text_inputs(state: Any) -> tuple[str | None, str, str | None, str, str, str,
     )
 
 
-@lru_cache(maxsize=64)
-def text_layer(
-    h: int,
-    w: int,
+def draw_text(
+    frame: np.ndarray,
     ammo: str | None,
     weapon: str,
     money: str | None,
@@ -187,16 +188,19 @@ def text_layer(
     objective: str,
     subtitle: str,
     prompts: tuple[str, ...],
-) -> layers.Layer:
-    """The HUD's panels and text (top right, tutorial, objective, prompts), kept by what they
-    show (:func:`text_inputs`)."""
-    s = scale(h, w)
-    out = Recorder(h, w)
-    record_top_right(out, s, ammo, weapon, money)
-    record_tutorial(out, s, tutorial)
-    record_objective(out, s, objective, subtitle)
-    record_prompts(out, s, prompts)
-    return out.layer()
+) -> None:
+    """The HUD's panels and text (top right, tutorial, objective, prompts) drawn on ``frame``."""
+    s = scale(*frame.shape[:2])
+    draw_top_right(frame, s, ammo, weapon, money)
+    draw_tutorial(frame, s, tutorial)
+    draw_objective(frame, s, objective, subtitle)
+    draw_prompts(frame, s, prompts)
+
+
+@lru_cache(maxsize=64)
+def text_layer(h: int, w: int, *shown: Any) -> layers.Layer:
+    """:func:`draw_text` as a layer, kept by what it shows (:func:`text_inputs`)."""
+    return layers.bake(h, w, lambda f: draw_text(f, *shown))
 
 
 def draw_crosshair(frame: np.ndarray, state: Any, s: float) -> None:
@@ -266,5 +270,5 @@ def draw(frame: np.ndarray, state: Any, b: MapBox) -> None:
     draw_damage(frame, state)
     draw_crosshair(frame, state, s)
     draw_cores(frame, state, b, s)
-    layers.replay(frame, text_layer(h, w, *text_inputs(state)))
+    layers.lay(frame, text_layer(h, w, *text_inputs(state)))
     draw_loot_ring(frame, state, s)

@@ -172,7 +172,7 @@ def draw_pause_menu(out: np.ndarray, state: Any) -> np.ndarray:
     """``PAUSED`` and the menu list drawn on ``out`` (a pause background), which is returned."""
     pause = state.ui.pause
     h, w = out.shape[:2]
-    layers.replay(out, _pause_menu(h, w, pause.hovered, tuple(pause.items)))
+    layers.lay(out, _pause_menu(h, w, pause.hovered, tuple(pause.items)))
     return out
 
 
@@ -180,36 +180,40 @@ def draw_pause_menu(out: np.ndarray, state: Any) -> np.ndarray:
 def _pause_menu(h: int, w: int, hovered: int | None, items: tuple[str, ...]) -> layers.Layer:
     """The pause menu's layer: all it shows is the size, the items and the one hovered."""
     s = scale(h, w)
-    out = layers.Recorder(h, w)
-    out.text("PAUSED", w * 0.06, h * 0.12, px(56, s), WHITE, "lt", bold=True)
-    out.line(
-        (round(w * 0.06), round(h * 0.24)),
-        (round(w * 0.30), round(h * 0.24)),
-        RED,
-        max(1, px(3, s)),
-    )
-    for i, item in enumerate(items):
-        u0, v0, u1, v1 = pause_item_rect(i)
-        bx0, by0, bx1, by1 = round(u0 * w), round(v0 * h), round(u1 * w), round(v1 * h)
-        if hovered == i:
-            out.fill(bx0, by0, bx1, by1, (214, 206, 190))
-            out.fill(bx0, by0, bx0 + max(1, px(6, s)), by1, RED)
-            color = (20, 18, 16)
-        else:
-            out.panel(bx0, by0, bx1, by1, 0.4)
-            color = WHITE
-        out.text(
-            item,
-            bx0 + px(18, s),
-            (by0 + by1) / 2,
-            px(26, s),
-            color,
-            "lm",
-            bold=True,
-            shadow=hovered != i,
+
+    def draw(out: np.ndarray) -> None:
+        text.draw(out, "PAUSED", w * 0.06, h * 0.12, px(56, s), WHITE, "lt", bold=True)
+        cv2.line(
+            out,
+            (round(w * 0.06), round(h * 0.24)),
+            (round(w * 0.30), round(h * 0.24)),
+            RED,
+            max(1, px(3, s)),
         )
-    out.text("[Esc] Resume", w * 0.06, h * 0.92, px(20, s), (220, 210, 190), "lm")
-    return out.layer()
+        for i, item in enumerate(items):
+            u0, v0, u1, v1 = pause_item_rect(i)
+            bx0, by0, bx1, by1 = round(u0 * w), round(v0 * h), round(u1 * w), round(v1 * h)
+            if hovered == i:
+                layers.fill(out, bx0, by0, bx1, by1, (214, 206, 190))
+                layers.fill(out, bx0, by0, bx0 + max(1, px(6, s)), by1, RED)
+                color = (20, 18, 16)
+            else:
+                layers.panel(out, bx0, by0, bx1, by1, 0.4)
+                color = WHITE
+            text.draw(
+                out,
+                item,
+                bx0 + px(18, s),
+                (by0 + by1) / 2,
+                px(26, s),
+                color,
+                "lm",
+                bold=True,
+                shadow=hovered != i,
+            )
+        text.draw(out, "[Esc] Resume", w * 0.06, h * 0.92, px(20, s), (220, 210, 190), "lm")
+
+    return layers.bake(h, w, draw)
 
 
 def pause_mix(state: Any) -> float:

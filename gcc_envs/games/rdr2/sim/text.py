@@ -16,8 +16,6 @@ from typing import Any
 import cv2
 import numpy as np
 
-from gcc_envs.games.rdr2.sim import jit
-
 #: Below this pixel size text is not drawn (it would be an unreadable smear).
 MIN_PX = 6
 
@@ -110,11 +108,6 @@ def blend_mask(
     if cut is None:
         return
     x0, y0, x1, y1, mm = cut
-    compiled = jit.compiled(_blend_mask)
-    if compiled is not None:
-        c = [int(v) for v in color]
-        compiled(frame[y0:y1, x0:x1], np.ascontiguousarray(mm), c[0], c[1], c[2], float(alpha))
-        return
     a = coverage(mm, alpha)[..., None]
     region = frame[y0:y1, x0:x1]
     col = np.asarray(color, np.uint16)
@@ -172,25 +165,3 @@ def placed(
     hx = {"l": 0.0, "m": 0.5, "r": 1.0}[anchor[0]]
     vy = {"t": 0.0, "m": 0.5, "b": 1.0}[anchor[1]]
     return m, round(x - hx * w), round(y - vy * h)
-
-
-# ---- compiled with numba where it is installed (jit.compiled); the same float operations
-# as the numpy code above, in the same order
-
-
-def _blend_mask(region: np.ndarray, m: np.ndarray, c0: int, c1: int, c2: int, alpha: float) -> None:
-    """``text.blend_mask`` on its clipped region: colour through coverage, uint16 rounding as
-    numpy does it; pixels without coverage keep their value, as they do there."""
-    scale = alpha < 1.0
-    a_max = max(alpha, 0.0)
-    for i in range(region.shape[0]):
-        for j in range(region.shape[1]):
-            a = np.uint16(m[i, j])
-            if scale:
-                a = np.uint16(a * a_max)
-            if a == 0:
-                continue
-            inv = np.uint16(255) - a
-            region[i, j, 0] = (np.uint16(region[i, j, 0]) * inv + np.uint16(c0) * a + 127) // 255
-            region[i, j, 1] = (np.uint16(region[i, j, 1]) * inv + np.uint16(c1) * a + 127) // 255
-            region[i, j, 2] = (np.uint16(region[i, j, 2]) * inv + np.uint16(c2) * a + 127) // 255
