@@ -87,8 +87,8 @@ class RDR2Env(GameEnv):
 
     * every start, placement, companion route and route-line point: moved up to 3 m to open
       ground of the same kind (same level, indoors or out, same named areas; routes stay
-      walkable); start views turned up to ±30° (Mission 3 ±20°), rides that start on foot and
-      kill_wolves face any way; the time of day +0-30 min; the view a further ±5°;
+      walkable); start views turned up to ±30° (Mission 3 ±20°), rides that start on foot,
+      search_for_john and kill_wolves face any way; the time of day +0-30 min; the view a further ±5°;
     * your horse has wandered 5-12 m off, any direction, where a ride starts (follow_dutch,
       return_to_camp, follow_javier, return_to_camp);
     * the hitching post on one of 8 spots of the yard, the barn horse in one of 5 stalls (then
@@ -144,6 +144,9 @@ class RDR2Env(GameEnv):
     Cradle's paused real-game loop do, while the world moves and the player cannot act.
 
     ## Version History
+    * v3: search_for_john starts facing any way (another seed's replayed climb goes astray:
+      replay 1/60 on seeds 341-400, was 3/60); the HUD's text and the pause menu are laid as
+      baked layers, within two levels of the old pixels.
     * v2: latency costs in fights as in the paper (O'Driscolls advance
       on Dutch after each shot, fire 3-shot bursts, 70 % of them at the companion they press;
       Dutch 100 health, 17 a hit; shots within 10 m ignore cover); lead_horse leads the horse
