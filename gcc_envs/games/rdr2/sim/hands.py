@@ -10,7 +10,6 @@ from typing import Any
 import cv2
 import numpy as np
 
-from gcc_envs.games.rdr2.sim import jit
 from gcc_envs.games.rdr2.sim import sprite_art as art
 from gcc_envs.games.rdr2.sim.hud import scale
 from gcc_envs.games.rdr2.sim.scene import under_roof
@@ -93,15 +92,27 @@ def draw_carried(frame: np.ndarray, state: Any) -> None:
 
 
 @lru_cache(maxsize=4)
-def _flakes(n: int) -> np.ndarray:
-    return np.random.default_rng(1899).random((n, 3)).astype(np.float32)
-
-
-@lru_cache(maxsize=4)
-def _flake_terms(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The flakes' terms that do not change with time (float32, as the frame works them)."""
-    f = _flakes(n)
-    out = (f[:, 0].copy(), f[:, 1].copy(), f[:, 2] * 6, 0.08 + 0.1 * f[:, 2])
+def _flakes(h: int, w: int) -> tuple[np.ndarray, ...]:
+    """The flakes of an (h, w) frame, as :func:`draw_snowfall` takes them: each flake's place
+    at time 0 (across for all, then down for all, as shares of the frame), how it moves (weights
+    of sin t, cos t, t and the view's turn, t the game clock: it sways across by
+    ``0.05 sin(t + phase)`` and falls at its own speed), the frame's size per entry, the
+    offsets of a flake's square of pixels and the last column and row."""
+    n = max(8, int(h * w * 0.0004))
+    across, down, seed = np.random.default_rng(1899).random((3, n))
+    phase, fall = seed * 6.0, 0.08 + 0.1 * seed
+    move = np.zeros((2, n, 4))
+    move[0, :, 0], move[0, :, 1], move[0, :, 3] = 0.05 * np.cos(phase), 0.05 * np.sin(phase), -1
+    move[1, :, 2] = fall
+    d = np.arange(max(1, round(2 * scale(h, w))))  # a flake's square, in pixels
+    square = np.stack(np.meshgrid(d, d, indexing="ij")).reshape(2, 1, -1)
+    out = (
+        np.concatenate((across, down)),
+        move.reshape(2 * n, 4),
+        np.repeat([float(w), float(h)], n),
+        square,
+        np.array([w - 1, h - 1]).reshape(2, 1, 1),
+    )
     for a in out:
         a.setflags(write=False)
     return out
@@ -113,30 +124,17 @@ SNOW = (244, 246, 250)
 def draw_snowfall(frame: np.ndarray, state: Any, fov_deg: float) -> None:
     """Flakes drifting down and sliding sideways as the view turns (deterministic in time)."""
     h, w = frame.shape[:2]
-    terms = _flake_terms(max(8, int(h * w * 0.0004)))
-    k = max(1, round(2 * scale(h, w)))  # a flake's square, in pixels
-    compiled = jit.compiled(_snowfall)
-    if compiled is None:
-        _draw_snowfall_numpy(frame, state, fov_deg, terms, k)
-        return
-    across, down, phase, fall = terms
-    sway = np.sin(state.clock + phase)  # numpy's float32 sine, as the numpy path takes it
-    compiled(frame, across, down, sway, fall, state.player.yaw_deg / fov_deg, state.clock, k, *SNOW)
-
-
-def _draw_snowfall_numpy(
-    frame: np.ndarray, state: Any, fov_deg: float, terms: tuple[np.ndarray, ...], k: int
-) -> None:
-    h, w = frame.shape[:2]
-    across, down, phase, fall = terms
-    u = (across - state.player.yaw_deg / fov_deg + 0.05 * np.sin(state.clock + phase)) % 1.0
-    v = (down + state.clock * fall) % 1.0
-    x = (u * w).astype(np.int32)
-    y = (v * h).astype(np.int32)
-    for dx in range(k):
-        cols = np.minimum(x + dx if dx else x, w - 1)
-        for dy in range(k):
-            frame[np.minimum(y + dy if dy else y, h - 1), cols] = SNOW
+    start, move, size, square, last = _flakes(h, w)
+    t = state.clock
+    at = move.dot(np.array((math.sin(t), math.cos(t), t, state.player.yaw_deg / fov_deg)))
+    at += start
+    at %= 1.0
+    at *= size
+    xy = at.astype(np.intp).reshape(2, -1, 1)
+    if square.shape[2] > 1:
+        xy = xy + square
+    np.minimum(xy, last, out=xy)
+    frame[xy[1], xy[0]] = SNOW
 
 
 def draw(frame: np.ndarray, state: Any, fov_deg: float) -> None:
@@ -147,39 +145,3 @@ def draw(frame: np.ndarray, state: Any, fov_deg: float) -> None:
         draw_horse_neck(frame, state)
     draw_carried(frame, state)
     draw_gun(frame, state)
-
-
-# ---- compiled with numba where it is installed (jit.compiled); the same float operations
-# as the numpy code above, in the same order
-
-
-def _snowfall(
-    frame: np.ndarray,
-    across: np.ndarray,
-    down: np.ndarray,
-    sway: np.ndarray,
-    fall: np.ndarray,
-    turn: float,
-    clock: float,
-    k: int,
-    r: int,
-    g: int,
-    b: int,
-) -> None:
-    """``hands.draw_snowfall``'s flakes after its ``np.sin``: every term in float32 as numpy
-    takes the Python floats, the place truncated to int32, a ``k``-pixel square per flake."""
-    h, w = frame.shape[0], frame.shape[1]
-    t, c = np.float32(turn), np.float32(clock)
-    amp, one = np.float32(0.05), np.float32(1.0)
-    fw, fh = np.float32(w), np.float32(h)
-    for i in range(across.shape[0]):
-        u = (across[i] - t + amp * sway[i]) % one
-        v = (down[i] + c * fall[i]) % one
-        x, y = np.int32(u * fw), np.int32(v * fh)
-        for dx in range(k):
-            col = min(x + dx, w - 1)
-            for dy in range(k):
-                row = min(y + dy, h - 1)
-                frame[row, col, 0] = r
-                frame[row, col, 1] = g
-                frame[row, col, 2] = b

@@ -311,11 +311,12 @@ def _abandonment(state: WorldState, data: GameData, cp: CheckpointSpec | None) -
         if hypot(cx - px, cy - py) > md.abandon_area_m:
             return "abandoned the homestead"
     tighter = cp.abandon_companion_m if cp is not None else None
+    followed = () if tighter is None else [who for who, _ in cp.paths]  # type: ignore[union-attr]
     npcs = state.npcs
     for name in COMPANIONS:
         npc = npcs.get(name)
         companion_m = md.abandon_companion_m
-        if tighter is not None and any(who == name for who, _ in cp.paths):  # type: ignore[union-attr]
+        if name in followed:
             companion_m = tighter  # the one to follow here: a tighter leash
         if companion_m and npc is not None and hypot(npc.x - px, npc.y - py) > companion_m:
             return f"abandoned {name.capitalize()}"
