@@ -152,3 +152,25 @@ def test_runs_join_what_lies_close():
     assert layers.runs(covered, gap=5) == [(2, 10), (20, 22), (39, 40)]
     assert layers.runs(covered, gap=0) == [(2, 5), (9, 10), (20, 22), (39, 40)]
     assert layers.runs(np.zeros(5, bool)) == []
+
+
+@pytest.mark.parametrize(("h", "w"), [(84, 84), (180, 320), (720, 1280)])
+def test_the_health_core_fills_with_health_whatever_lies_behind(h, w, monkeypatch):
+    """The cores are a layer: opaque where drawn (the same pixels on any background), and the
+    health core's red fill grows with health."""
+    rng = np.random.default_rng(h)
+    s, r = hud.scale(h, w), max(3, hud.px(14, hud.scale(h, w)))
+    x, y = w // 4, h // 2
+    reds = []
+    for health in (0.05, 0.3, 0.6, 1.0):
+        inner = (max(1, round((r - 2) * health**0.5)), r - 2)
+        layer = hud.cores_layer(h, w, x, y, r, s, inner)
+        a = _laid(layer, rng.integers(0, 256, (h, w, 3), dtype=np.uint8), monkeypatch)
+        b = _laid(layer, rng.integers(0, 256, (h, w, 3), dtype=np.uint8), monkeypatch)
+        np.testing.assert_array_equal(a[y - r + 2 : y + r - 1, x], b[y - r + 2 : y + r - 1, x])
+        core = a[y - r : y + r + 1, x - r : x + r + 1].astype(int)
+        yy, xx = np.mgrid[-r : r + 1, -r : r + 1]
+        inside = yy**2 + xx**2 <= (r - 1) ** 2  # (the opaque disc hides what lies behind)
+        reds.append(int(((core[..., 0] > 150) & (core[..., 1] < 90) & inside).sum()))
+    assert reds == sorted(reds), reds
+    assert reds[0] < reds[-1] or r < 5, reds  # (a 3-pixel core has one size of fill)

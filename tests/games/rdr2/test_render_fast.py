@@ -5,9 +5,10 @@ through several views, hash to the digests the renderer gave before the speed wo
 (``render_digests.json``, written by the pre-speedup code with :func:`digests`; the shootout's
 were taken again, with the numpy fallback, when the minimap gained the orange dot of the
 player's own horse, and without that dot its frames hash to the old digests; all were taken
-again when the HUD's text and the pause menu became baked layers, ``layers.bake``, whose
-frames are within two levels of the calls', ``test_layers_rdr2.py``, and the snow scenes' when
-snowfall's float32 terms became float64, flakes then a pixel off here and there); (2) states
+again when the HUD's text, the pause menu and the cores became baked layers, ``layers.bake``,
+whose frames are within two levels of the calls', ``test_layers_rdr2.py``, and the snow
+scenes' when snowfall's float32 terms became float64, flakes then a pixel off here and
+there); (2) states
 along seeded random play of every mission render identically with the compiled kernels and
 with the numpy fallback, at 720p and 84x84.
 """

@@ -128,22 +128,35 @@ def draw_tutorial(frame: np.ndarray, s: float, tutorial: str) -> None:
         text.draw(frame, line, x0 + pad + px(4, s), y0 + pad + i * line_h, size, WHITE, "lt")
 
 
+#: The cores' colours: health, then stamina.
+CORE_COLORS = ((220, 40, 36), (240, 240, 240))
+
+
 def draw_cores(frame: np.ndarray, state: Any, b: MapBox, s: float) -> None:
-    """Health and stamina cores: rings above the minimap's right shoulder."""
+    """Health and stamina cores: rings above the minimap's right shoulder, each filled as far
+    as it is full (a layer kept by what it shows)."""
     p = state.player
     r = max(3, px(14, s))
-    cy = b.cy - b.r - px(6, s) - r
-    for i, (frac, color) in enumerate(
-        [
-            (p.health / max(p.max_health, 1e-6), (220, 40, 36)),
-            (0.35 if getattr(p, "running", False) else 1.0, (240, 240, 240)),
-        ]
-    ):
-        cx = b.cx - b.r + r + i * (2 * r + px(8, s))
-        inner = max(1, round((r - 2) * math.sqrt(max(0.0, min(1.0, frac)))))
-        rings = ((r, (20, 20, 20), -1), (inner, color, -1), (r, (200, 200, 200), max(1, px(2, s))))
-        for radius, color, thickness in rings:
-            cv2.circle(frame, (cx, cy), radius, color, thickness, cv2.LINE_AA)
+    fills = (p.health / max(p.max_health, 1e-6), 0.35 if getattr(p, "running", False) else 1.0)
+    inner = tuple(max(1, round((r - 2) * math.sqrt(max(0.0, min(1.0, f))))) for f in fills)
+    h, w = frame.shape[:2]
+    layers.lay(frame, cores_layer(h, w, b.cx - b.r + r, b.cy - b.r - px(6, s) - r, r, s, inner))
+
+
+@lru_cache(maxsize=64)
+def cores_layer(
+    h: int, w: int, x: int, y: int, r: int, s: float, inner: tuple[int, ...]
+) -> layers.Layer:
+    """The cores of radius ``r``, the first centred at (x, y), filled to radii ``inner``."""
+
+    def draw(frame: np.ndarray) -> None:
+        for i, (fill, color) in enumerate(zip(inner, CORE_COLORS, strict=True)):
+            cx = x + i * (2 * r + px(8, s))
+            rings = ((r, (20, 20, 20), -1), (fill, color, -1), (r, (200, 200, 200), px(2, s)))
+            for radius, c, thickness in rings:
+                cv2.circle(frame, (cx, y), radius, c, thickness, cv2.LINE_AA)
+
+    return layers.bake(h, w, draw)
 
 
 def draw_top_right(
