@@ -146,8 +146,9 @@ class RDR2Env(GameEnv):
     ## Version History
     * v3: search_for_john starts facing any way (another seed's replayed climb goes astray:
       replay 1/60 on seeds 341-400, was 3/60); the HUD's text, the pause menu and the cores
-      are laid as baked layers (within a few levels of the old pixels), and snowfall's flakes
-      are placed in float64 (a pixel off the old places here and there).
+      are laid as baked layers (within a few levels of the old pixels), snowfall's flakes
+      are placed in float64 (a pixel off the old places here and there), and the pause
+      menu's background is dimmed before it is scaled back up (within a level).
     * v2: latency costs in fights as in the paper (O'Driscolls advance
       on Dutch after each shot, fire 3-shot bursts, 70 % of them at the companion they press;
       Dutch 100 health, 17 a hit; shots within 10 m ignore cover); lead_horse leads the horse

@@ -8,7 +8,8 @@ player's own horse, and without that dot its frames hash to the old digests; all
 again when the HUD's text, the pause menu and the cores became baked layers, ``layers.bake``,
 whose frames are within two levels of the calls', ``test_layers_rdr2.py``, and the snow
 scenes' when snowfall's float32 terms became float64, flakes then a pixel off here and
-there); (2) states
+there, and the pause menu's when its background was dimmed before it was scaled back up,
+within a level); (2) states
 along seeded random play of every mission render identically with the compiled kernels and
 with the numpy fallback, at 720p and 84x84.
 """
