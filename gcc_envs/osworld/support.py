@@ -2,7 +2,8 @@
 
 :func:`support` reads a task file and names what stands in the way, in the words ``reset``
 reports (``info["unsupported"]``): a part of the evaluator this package lacks, a setup step
-kind it cannot run, a program missing here, the network (downloads not yet in the file cache,
+kind it cannot run, a program it launches that the runner does not map (``data/apps.toml``), a
+program missing here, the network (downloads not yet in the file cache,
 live websites), an account (Google Drive, a login), or a machine-wide setting
 (``data/unsupported.toml``). ``online=False`` asks whether the task runs with no network: its
 downloads must then be in the cache (``cached(url)``).
@@ -20,12 +21,13 @@ from __future__ import annotations
 
 import re
 import shutil
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from typing import Any
 
+from gcc_envs.errors import GCCError
 from gcc_envs.osworld.taskfile import OSWorldTask, Step
 
 #: A web address in an instruction: the agent must open or fetch it (loopback ones aside).
@@ -117,6 +119,7 @@ def support(
     missing = [p for p in unknown_parts(task.evaluator) if p.split()[-1] not in ACCOUNT_GETTERS]
     if missing:
         found.append(("part", f"its evaluator uses what this runner lacks: {', '.join(missing)}"))
+    found += _launch_reasons(steps)
     programs = [p for p in needed_programs(task) if which(p) is None]
     if programs:
         found.append(("program", f"needs programs this machine lacks: {', '.join(programs)}"))
@@ -133,6 +136,35 @@ def support(
                           f"(first: {absent[0]}); fill it with 'gcc-gym osworld cache'"))  # fmt: skip
     found.sort(key=lambda f: KINDS.index(f[0]))
     return Support(tuple(found), urls)
+
+
+def _launch_reasons(steps: Iterable[Step]) -> list[tuple[str, str]]:
+    """Why the ``launch`` steps would stop reset: a program the runner has no entry for, or a
+    command it cannot read."""
+    from gcc_envs.osworld.apps import find_app
+    from gcc_envs.osworld.commands import launch_words
+
+    unmapped: list[str] = []
+    out = []
+    for step in steps:
+        if step.kind != "launch":
+            continue
+        try:
+            _, words = launch_words(step.params.get("command"))
+        except GCCError as e:
+            out.append(("part", f"a launch step it cannot read: {e}"))
+            continue
+        name = words[0].rsplit("/", 1)[-1]
+        if name not in RUNNER_LAUNCHES and find_app(name) is None and name not in unmapped:
+            unmapped.append(name)
+    if unmapped:
+        what = ", ".join(sorted(unmapped))
+        out.append(("part", f"launches what this runner does not map (apps.toml): {what}"))
+    return out
+
+
+#: ``launch`` commands the runner handles itself rather than start (``runtime.launch``).
+RUNNER_LAUNCHES = ("socat", "pkill", "killall")
 
 
 @lru_cache(maxsize=1)
