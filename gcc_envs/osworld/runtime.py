@@ -40,6 +40,11 @@ HOME_FOLDERS = ("Desktop", "Documents", "Downloads", "Music", "Pictures", "Video
                 ".config", ".local/share", ".cache")  # fmt: skip
 
 
+#: ``launch`` commands the runner handles itself instead of starting them: OSWorld's port
+#: forwarder (Chrome's debugging port is reached directly here) and the commands that stop a
+#: program.
+FORWARDER, STOPPERS = "socat", ("pkill", "killall")
+RUNNER_LAUNCHES = (FORWARDER, *STOPPERS)
 #: ``at-spi-bus-launcher`` (Debian ``at-spi2-core``); D-Bus starts it for ``org.a11y.Bus``.
 ATSPI_LAUNCHER = "/usr/libexec/at-spi-bus-launcher"
 #: What programs get when the accessibility tree is on: the AT-SPI bridge of GTK 3, and of
@@ -199,10 +204,10 @@ class Episode:
         if not task_argv:
             raise CommandError("launch needs a command")
         name = task_argv[0].rsplit("/", 1)[-1]
-        if name == "socat":  # OSWorld forwards Chrome's port out of its VM; not needed here
+        if name == FORWARDER:  # OSWorld forwards Chrome's port out of its VM; not needed here
             self.notes.append("socat not needed: the debugging port is reached directly")
             return
-        if name in ("pkill", "killall"):
+        if name in STOPPERS:
             self.stop(task_argv[-1])
             return
         app = find_app(name)

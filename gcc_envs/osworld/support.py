@@ -143,6 +143,7 @@ def _launch_reasons(steps: Iterable[Step]) -> list[tuple[str, str]]:
     command it cannot read."""
     from gcc_envs.osworld.apps import find_app
     from gcc_envs.osworld.commands import launch_words
+    from gcc_envs.osworld.runtime import RUNNER_LAUNCHES
 
     unmapped: list[str] = []
     out = []
@@ -161,10 +162,6 @@ def _launch_reasons(steps: Iterable[Step]) -> list[tuple[str, str]]:
         what = ", ".join(sorted(unmapped))
         out.append(("part", f"launches what this runner does not map (apps.toml): {what}"))
     return out
-
-
-#: ``launch`` commands the runner handles itself rather than start (``runtime.launch``).
-RUNNER_LAUNCHES = ("socat", "pkill", "killall")
 
 
 @lru_cache(maxsize=1)
