@@ -189,12 +189,16 @@ def test_hostile_setup_runs_in_the_sandbox_and_changes_nothing_outside(
     t0 = time.monotonic()
     _, info = osworld_env.reset(options={"task": _hostile([step])})
     assert time.monotonic() - t0 < 30, "a setup step ran past its timeout"
-    assert ("setup_error" in info) == refused, info.get("setup_error")
+    # refused by the setup step itself, or before it by support() (a launch of a program the
+    # runner does not map); either way the reason is in info and in the verdict's notes
+    reason = info.get("setup_error") or info.get("unsupported")
+    assert bool(reason) == refused, reason
     assert not any(name.startswith("osworld-hostile-") for name in set(os.listdir("/tmp")) - before)
     _, _, _, _, end = osworld_env.step("DONE")
     assert end["score"] == (0.0 if refused else 1.0), end["evaluation"]
     if refused:
-        assert "setup failed" in " ".join(end["evaluation"]["notes"])
+        notes = " ".join(end["evaluation"]["notes"])
+        assert "setup failed" in notes or f"unsupported: {reason}" in notes, notes
 
 
 def test_a_getter_path_traversal_reads_nothing_outside(osworld_env: Any, tmp_path: Path) -> None:
