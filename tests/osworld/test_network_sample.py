@@ -2,9 +2,10 @@
 
 The task files in ``network_sample/tasks/`` (three ``os``, one ``vs_code``, one
 ``multi_apps``, one each of ``libreoffice_calc``, ``libreoffice_writer``,
-``libreoffice_impress``, ``gimp`` and ``vlc``) are OSWorld's own (xlang-ai/OSWorld,
-Apache-2.0), unchanged. Each downloads its input (a ``setup.sh``, a text file, a zip, a
-spreadsheet, a document, a deck, a photo, a video) and its evaluator an ``eval.sh`` or the
+``libreoffice_impress``, ``gimp``, ``vlc`` and ``thunderbird``) are OSWorld's own
+(xlang-ai/OSWorld, Apache-2.0), unchanged. Each downloads its input (a ``setup.sh``, a text
+file, a zip, a spreadsheet, a document, a deck, a photo, a video, a Thunderbird profile) and
+its evaluator an ``eval.sh`` or the
 expected file (``cloud_file``) from OSWorld's file cache on huggingface.co; those files are
 not in this repository, so ``network_sample/files/`` holds generated ones in a mirror layout
 (``<host>/<path>``, what ``gcc-gym osworld cache --from`` reads; ``make_files.py`` writes the
@@ -133,6 +134,20 @@ def _vlc_open(then: list[str]) -> list[str | Until]:
     ]
 
 
+def _tb_signature(text: str) -> list[str | Until]:
+    """Account Settings (the account's home page, top right), the signature box on its main
+    page, ``text`` typed; Tab leaves the box, which is when Thunderbird takes the change. The
+    postconfig closes Thunderbird, which writes prefs.js."""
+    return [
+        Until("Mozilla Thunderbird$"),
+        "pyautogui.click(1189, 79); time.sleep(2)",
+        Until("^Account Settings - Mozilla Thunderbird$", again=1),
+        f"pyautogui.click(752, 606); time.sleep(0.5); pyautogui.typewrite({text!r}, "
+        "interval=0.02); pyautogui.press('tab'); time.sleep(1)",
+        "DONE",
+    ]
+
+
 #: Per task: the scripted solution and a near-miss (a plausible command that misses part).
 PLANS: dict[str, tuple[list[str | Until], list[str | Until]]] = {
     "4d117223": (  # every regular file 644, in the whole tree (in testDir)
@@ -171,6 +186,10 @@ PLANS: dict[str, tuple[list[str | Until], list[str | Until]]] = {
         _impress_save_as("pre.pptx"),
     ),
     "72f83cdc": (_gimp_flip("h"), _gimp_flip("v")),  # mirrored left to right; not upside down
+    "3f28fe4f": (  # a two-line signature; the same words on one line miss
+        _tb_signature("Anonym\nXYZ Lab"),
+        _tb_signature("Anonym, XYZ Lab"),
+    ),
     "59f21cfb": (  # the video playing in VLC; opened, then paused
         _vlc_open([]),
         _vlc_open(["pyautogui.press('space'); time.sleep(1)"]),

@@ -1,4 +1,5 @@
-"""Write the generated stand-ins under ``files/`` for the office, GIMP and VLC tasks.
+"""Write the generated stand-ins under ``files/`` for the office, GIMP, VLC and Thunderbird
+tasks.
 
 Run ``python tests/osworld/network_sample/make_files.py`` from the repository root; the
 output is deterministic (fixed contents, fixed timestamps, no randomness), so running it
@@ -10,10 +11,13 @@ implies (the hand-written ``os``/``vs_code``/``multi_apps`` files beside them ar
 from __future__ import annotations
 
 import datetime as dt
+import gzip
 import io
+import json
 import re
 import shutil
 import subprocess
+import tarfile
 import zipfile
 from pathlib import Path
 
@@ -202,9 +206,85 @@ def vlc_video() -> None:
     )  # fmt: skip
 
 
+#: thunderbird/dd84e895's profile (eight of the ten Thunderbird tasks extract it): an account
+#: "Anonym <anonym-x2024@outlook.com>" on a mail server that is never asked (no check at
+#: start or later; the episode has no network), Local Folders, and no first-run screens.
+PROFILE = "t5q2a5hp.default-release"
+TB_PREFS = {
+    "mail.accountmanager.accounts": "account1,account2",
+    "mail.accountmanager.defaultaccount": "account1",
+    "mail.accountmanager.localfoldersserver": "server2",
+    "mail.account.account1.identities": "id1",
+    "mail.account.account1.server": "server1",
+    "mail.account.account2.server": "server2",
+    "mail.identity.id1.fullName": "Anonym",
+    "mail.identity.id1.useremail": "anonym-x2024@outlook.com",
+    "mail.identity.id1.valid": True,
+    "mail.server.server1.hostname": "outlook.office365.com",
+    "mail.server.server1.name": "anonym-x2024@outlook.com",
+    "mail.server.server1.type": "imap",
+    "mail.server.server1.port": 993,
+    "mail.server.server1.socketType": 3,
+    "mail.server.server1.userName": "anonym-x2024@outlook.com",
+    "mail.server.server1.login_at_startup": False,
+    "mail.server.server1.check_new_mail": False,
+    "mail.server.server1.autosync_offline_stores": False,
+    "mail.server.server2.hostname": "Local Folders",
+    "mail.server.server2.name": "Local Folders",
+    "mail.server.server2.type": "none",
+    "mail.server.server2.userName": "nobody",
+    "mail.shell.checkDefaultClient": False,
+    "mail.rights.version": 1,
+    "mailnews.start_page.enabled": False,
+    "mail.provider.suppress_dialog_on_startup": True,
+    "mail.spotlight.firstRunDone": True,
+    "mail.inappnotifications.enabled": False,
+    "mail.uifirstrun": False,
+    "app.update.enabled": False,
+    "app.update.auto": False,
+    "datareporting.policy.dataSubmissionEnabled": False,
+    "toolkit.telemetry.reportingpolicy.firstRun": False,
+    "offline.startup_state": 2,
+}
+
+
+def _tar_member(tar: tarfile.TarFile, name: str, data: bytes | None) -> None:
+    info = tarfile.TarInfo(name)
+    info.mtime = int(WHEN.replace(tzinfo=dt.timezone.utc).timestamp())
+    info.uname = info.gname = "user"
+    if data is None:
+        info.type, info.mode = tarfile.DIRTYPE, 0o755
+        tar.addfile(info)
+        return
+    info.size, info.mode = len(data), 0o644
+    tar.addfile(info, io.BytesIO(data))
+
+
+def thunderbird_profile() -> None:
+    """thunderbird/dd84e895-...: ``.thunderbird/`` with its profiles.ini and the profile's
+    prefs.js, as a .tar.gz the task's ``tar -xz -C /home/user/`` unpacks into the home."""
+    ini = (
+        "[Profile0]\nName=default-release\nIsRelative=1\nPath=" + PROFILE + "\nDefault=1\n\n"
+        "[General]\nStartWithLastProfile=1\nVersion=2\n"
+    )
+    prefs = "".join(f"user_pref({json.dumps(k)}, {json.dumps(v)});\n" for k, v in TB_PREFS.items())
+    raw = io.BytesIO()
+    with tarfile.open(fileobj=raw, mode="w", format=tarfile.GNU_FORMAT) as tar:
+        _tar_member(tar, ".thunderbird", None)
+        _tar_member(tar, ".thunderbird/profiles.ini", ini.encode())
+        _tar_member(tar, f".thunderbird/{PROFILE}", None)
+        _tar_member(tar, f".thunderbird/{PROFILE}/prefs.js", prefs.encode())
+    out = io.BytesIO()
+    with gzip.GzipFile(fileobj=out, mode="wb", mtime=0) as gz:
+        gz.write(raw.getvalue())
+    folder = HF / "thunderbird/dd84e895-72fd-4023-a336-97689ded257c"
+    _write(folder / "thunderbird-profile.tar.gz", out.getvalue())
+
+
 if __name__ == "__main__":
     calc_sort()
     writer_heading()
     impress_deck()
     gimp_berry()
     vlc_video()
+    thunderbird_profile()
