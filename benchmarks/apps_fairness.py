@@ -11,7 +11,7 @@ each of those resets; the random policy (8 actions, then DONE) runs on ``--basel
 the replay sends a scripted run's input open loop on ``--pairs`` random (source, target)
 pairs — the source one of the scripted seeds, the target any held-out seed, whatever their
 choices (two seeds may share a variant: that is what the replay must not exploit). One virtual
-display per suite. Prints one row per task and exits 1 when a scripted run fails, doing nothing
+display per suite. Prints one block of rows per suite and exits 1 when a scripted run fails, doing nothing
 or a random run succeeds, or replays succeed on more than 5 % of the pairs.
 """
 
@@ -21,6 +21,7 @@ import argparse
 import shutil
 import statistics
 import sys
+from typing import Any
 
 import gymnasium as gym
 
@@ -76,27 +77,24 @@ def task_row(env: gym.Env, args: argparse.Namespace) -> tuple[str, bool]:
     return row, fair
 
 
-def main() -> int:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--suite", nargs="*", help="only these suites (chrome, outlook, ...)")
-    p.add_argument("--task", nargs="*", help="only these task keys")
-    p.add_argument("--seeds", type=int, default=5, help="held-out seeds for the scripted runs")
-    p.add_argument("--pairs", type=int, default=20, help="random seed pairs for the replay")
-    p.add_argument("--baseline", type=int, default=2, help="seeds for the random policy")
-    p.add_argument("--first", type=int, default=7000, help="the first held-out seed")
-    args = p.parse_args()
+HEADER = (
+    f"{'task':38s} {'scripted':8s} {'steps':>6s} {'sd':>5s} {'eff':>5s}  "
+    f"{'nothing':7s} {'random':6s} {'replay':6s} {'shared':>6s} {'collision':>9s}"
+)
+
+
+def suite_tables(args: argparse.Namespace, out: Any = sys.stdout) -> bool:
+    """Every software twin suite (or ``args.suite``'s), one block of rows each, written to
+    ``out`` as the rows end; whether every task measured is a fair test."""
     from gcc_envs.backends.desktop.display import VirtualDisplay
 
-    print(
-        f"{'task':38s} {'scripted':8s} {'steps':>6s} {'sd':>5s} {'eff':>5s}  "
-        f"{'nothing':7s} {'random':6s} {'replay':6s} {'shared':>6s} {'collision':>9s}"
-    )
     all_fair = True
     for suite in specs().values():
         if getattr(suite, "env_class", None) != FACTORY:
             continue
         if args.suite and suite.key not in args.suite:
             continue
+        print(f"\n{suite.key}\n{HEADER}", file=out, flush=True)
         missing = [p for p in suite.programs if shutil.which(p) is None and not p.startswith("/")]
         display = None
         try:
@@ -105,10 +103,10 @@ def main() -> int:
                 if args.task and row.key not in args.task:
                     continue
                 if row.key in live_only(suite) or not row.script:
-                    print(f"{env_id:38s} no twin or no script")
+                    print(f"{env_id:38s} no twin or no script", file=out)
                     continue
                 if missing:
-                    print(f"{env_id:38s} skipped: {', '.join(missing)} missing")
+                    print(f"{env_id:38s} skipped: {', '.join(missing)} missing", file=out)
                     continue
                 if display is None:
                     display = VirtualDisplay(suite.desktop["screen_size"])
@@ -118,10 +116,26 @@ def main() -> int:
                 finally:
                     env.close()
                 all_fair &= fair
-                print(f"{env_id:38s} {line}", flush=True)
+                print(f"{env_id:38s} {line}", file=out, flush=True)
         finally:
             if display is not None:
                 display.close()
+    return all_fair
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--suite", nargs="*", help="only these suites (chrome, outlook, ...)")
+    p.add_argument("--task", nargs="*", help="only these task keys")
+    p.add_argument("--seeds", type=int, default=5, help="held-out seeds for the scripted runs")
+    p.add_argument("--pairs", type=int, default=20, help="random seed pairs for the replay")
+    p.add_argument("--baseline", type=int, default=2, help="seeds for the random policy")
+    p.add_argument("--first", type=int, default=7000, help="the first held-out seed")
+    return p
+
+
+def main() -> int:
+    all_fair = suite_tables(parser().parse_args())
     print("all fair" if all_fair else "NOT all fair: see the rows above")
     return 0 if all_fair else 1
 

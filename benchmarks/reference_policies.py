@@ -1,7 +1,7 @@
 """Reference policies on every game task: how hard each one is, and whether it is a fair test.
 
 Run: ``python benchmarks/reference_policies.py [--seeds 1-5] [--obs 180x320] [--games rdr2]
-[--jobs 2] [--out results.md]``. For every task of every simulated game in
+[--jobs 2] [--apps [SUITE ...]] [--out results.md]``. For every task of every simulated game in
 ``gcc_envs.registration.SPECS`` that is played alone (a mission's checkpoint, a Stardew task),
 on held-out seeds, through the agent's own interface and under the game's evaluation profile
 for LMM agents (its ``GameSpec.eval_kwargs``: RDR2's latency, which ``--no-latency`` drops;
@@ -24,6 +24,10 @@ next to the paper's easy/hard label and its figure for Cradle where it gives one
 (``TaskSpec.paper_success``). A task is a fair test when scripted succeeds and blind, replay,
 random and nothing do not (the issue's bar: ≤ 10 %). The scripted column also says how many of
 its seeds played a different sequence of calls (seeded content changes what the oracle must do).
+One table per game; ``--apps`` adds one per software twin suite (``apps_fairness.py``, on the
+same held-out seeds: scripted, nothing, random, the scripted input replayed on ``--pairs``
+random seed pairs, and how often two of 100 seeds draw the same variant), so one run is the
+validity check of record for every game and app suite.
 """
 
 from __future__ import annotations
@@ -318,13 +322,18 @@ def _worst_blind(p: dict[str, Any]) -> str:
 
 
 def markdown(rows: list[dict[str, Any]], seeds: Sequence[int], note: str) -> str:
+    """One table per game (rows in the order given), then the blind calls used."""
     head = (
         "| game | task | paper | Cradle | scripted | (steps) | distinct | unprivileged | blind "
         "| replay 0 | random | nothing | game-blind (best) |\n"
         "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
     )
-    lines = [f"Seeds {list(seeds)}; {note}", "", head]
+    lines = [f"Seeds {list(seeds)}; {note}"]
+    game = None
     for r in rows:
+        if r["target"]["game"] != game:
+            game = r["target"]["game"]
+            lines += ["", f"### {game}", "", head]
         t, p = r["target"], r["policies"]
         paper = "" if t["paper_success"] is None else f"{t['paper_success']:.0%}"
         s = p["scripted"]
@@ -375,6 +384,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     p.add_argument("--policies", nargs="*", default=POLICIES, choices=POLICIES)
     p.add_argument("--jobs", type=int, default=1, help="tasks evaluated in parallel processes")
     p.add_argument(
+        "--apps",
+        nargs="*",
+        metavar="SUITE",
+        help="also the software twin suites (all, or these), by apps_fairness.py on the same "
+        "held-out seeds: scripted, nothing, random, replay over random pairs, collisions",
+    )
+    p.add_argument("--pairs", type=int, default=20, help="random seed pairs for the apps' replay")
+    p.add_argument(
         "--out",
         type=Path,
         help="write the table (.md), the records (.json), each row as it ends (.jsonl)",
@@ -408,6 +425,34 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.out:
         args.out.with_suffix(".md").write_text(table + "\n")
         args.out.with_suffix(".json").write_text(json.dumps(rows, indent=1, default=dict) + "\n")
+    if args.apps is not None:
+        apps = apps_tables(args.apps, seeds, args.pairs)
+        if args.out:
+            with args.out.with_suffix(".md").open("a") as f:
+                f.write("\n" + apps + "\n")
+
+
+def apps_tables(suites: Sequence[str], seeds: Sequence[int], pairs: int) -> str:
+    """The software twins' tables (``apps_fairness.py``), printed as their rows end."""
+    import io
+
+    import apps_fairness  # beside this file (benchmarks/ is the script's folder)
+
+    args = apps_fairness.parser().parse_args(
+        ["--first", str(min(seeds)), "--seeds", str(len(seeds)), "--pairs", str(pairs),
+         *(["--suite", *suites] if suites else [])]
+    )  # fmt: skip
+
+    class _Tee(io.StringIO):
+        def write(self, text: str) -> int:
+            sys.stdout.write(text)
+            return super().write(text)
+
+    out = _Tee()
+    print("\n## Software twins (apps_fairness.py)", file=out)
+    fair = apps_fairness.suite_tables(args, out=out)
+    print("all fair" if fair else "NOT all fair: see the rows above", file=out)
+    return out.getvalue()
 
 
 if __name__ == "__main__":
