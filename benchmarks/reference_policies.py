@@ -78,6 +78,8 @@ class Target:
     difficulty: str
     paper_success: float | None
     make_kwargs: dict[str, Any] = field(default_factory=dict)
+    #: False for a variant that only measures: its cells are mean progress, not successes.
+    scored: bool = True
 
 
 @dataclass
@@ -107,8 +109,8 @@ def targets(
         if think_time is not None:
             kwargs["think_time"] = think_time
         for t in spec.tasks:
-            if spec.subtasks(t.key):  # a mission: its checkpoints are the rows
-                continue
+            if any(s.scored for s in spec.subtasks(t.key)):  # a mission: its checkpoints
+                continue  # are the rows (a measuring variant is a row beside its task)
             owner = t if t.registered else spec.task(t.parent)
             out.append(
                 Target(
@@ -119,6 +121,7 @@ def targets(
                     difficulty=t.difficulty,
                     paper_success=t.paper_success,
                     make_kwargs=kwargs,
+                    scored=t.scored,
                 )
             )
     return out
@@ -306,9 +309,11 @@ def evaluate(
     return row
 
 
-def _cell(p: dict[str, Any] | None) -> str:
+def _cell(p: dict[str, Any] | None, scored: bool = True) -> str:
     if p is None:
         return "n/a"
+    if not scored:  # a measure: its mean progress (it never succeeds)
+        return f"{p['mean_progress'] * 100:.0f} % of it"
     return f"{p['success']}/{p['episodes']}"
 
 
@@ -339,11 +344,12 @@ def markdown(rows: list[dict[str, Any]], seeds: Sequence[int], note: str) -> str
         s = p["scripted"]
         steps = "" if s is None else f"{s['mean_steps']:.0f}"
         distinct = "" if s is None else f"{r['distinct_sequences']}/{s['episodes']}"
+        c = partial(_cell, scored=t.get("scored", True))
         lines.append(
-            f"| {t['game']} | {t['task']} | {t['difficulty']} | {paper} | {_cell(s)} | "
+            f"| {t['game']} | {t['task']} | {t['difficulty']} | {paper} | {c(s)} | "
             f"{steps} | {distinct} | "
-            f"{_cell(p['unprivileged'])} | {_cell(p['blind'])} | {_cell(p['replay'])} | "
-            f"{_cell(p['random'])} | {_cell(p['nothing'])} | {_worst_blind(p)} |"
+            f"{c(p['unprivileged'])} | {c(p['blind'])} | {c(p['replay'])} | "
+            f"{c(p['random'])} | {c(p['nothing'])} | {_worst_blind(p)} |"
         )
     blinds = [f"{r['target']['task']}: `{r['blind_call']}`" for r in rows if r["blind_call"]]
     own = [
@@ -353,6 +359,12 @@ def markdown(rows: list[dict[str, Any]], seeds: Sequence[int], note: str) -> str
         if k.startswith("game-blind:") and v is not None
     ]
     out = [*lines, "", "Blind calls: " + "; ".join(blinds)]
+    if any(not r["target"].get("scored", True) for r in rows):
+        out += [
+            "",
+            '"N % of it": a variant that only measures (it never succeeds): the mean '
+            "share of its measure reached (Stardew's farm_clearup:count: of the farm cleared).",
+        ]
     if own:
         out += ["", "Game-blind policies: " + "; ".join(own)]
     return "\n".join(out)

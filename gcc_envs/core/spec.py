@@ -85,6 +85,9 @@ class TaskSpec:
     #: The family reports total this task under (an OSWorld domain such as ``"chrome"``), or
     #: ``""``; unlike ``parent`` it names no task.
     group: str = ""
+    #: False for a variant that only measures (it never succeeds; ``info["progress"]`` is its
+    #: figure, e.g. the share of the farm cleared in all 100 steps).
+    scored: bool = True
 
     def __post_init__(self) -> None:
         if not self.key or not self.name:

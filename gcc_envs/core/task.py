@@ -54,6 +54,8 @@ class Task(ABC):
     max_game_s: float | None = None
     #: Reward given once when the task succeeds.
     success_reward: float = 1.0
+    #: False for a variant that only measures (never succeeds; its progress is the figure).
+    scored: bool = True
     #: Reward per unit of progress gained (0 for a purely sparse task).
     shaping: float = 0.0
     #: True when the task cannot be done: only a final ``FAIL`` succeeds (OSWorld).

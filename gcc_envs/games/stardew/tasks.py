@@ -60,6 +60,7 @@ class FarmClearupCount(FarmClearup):
     the episode never ends early on a target (``task="farm_clearup:count"``)."""
 
     name = "FarmClearupCount"
+    scored = False
 
     def evaluate(self, probe: Any) -> TaskStatus:
         st = super().evaluate(probe)
@@ -179,6 +180,7 @@ TABLE: tuple[TaskSpec, ...] = tuple(
         registered=":" not in key,
         parent=key.partition(":")[0] if ":" in key else "",
         script=f"{_SCRIPTS}:{TASKS[key.partition(':')[0]].name}Script",
+        scored=cls.scored,
     )
     for key, cls in TASKS.items()
 )
