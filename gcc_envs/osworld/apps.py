@@ -26,6 +26,9 @@ from gcc_envs.errors import DataError
 from gcc_envs.games.toml_data import Entry
 
 _FILE = "gcc_envs/osworld/data/apps.toml"
+#: The home task files name (OSWorld's VM user), and the placeholder of a window titled by
+#: the folder it shows.
+HOME, FOLDER = "/home/user", "{folder}"
 
 
 @dataclass(frozen=True)
@@ -49,8 +52,29 @@ class App:
     a11y_args: tuple[str, ...] = ()
 
     def matches_window(self, name: str) -> bool:
-        """Whether a task's window name (``activate_window``) means this program."""
+        """Whether a task's window name (``activate_window``) means this program (a window
+        titled by the folder it shows is known by its ``names`` alone)."""
+        if FOLDER in self.window:
+            return name in self.names
         return name in self.names or re.search(self.window, name) is not None
+
+    def window_for(self, task_argv: list[str], home: str = HOME) -> str:
+        """The pattern the window a launch of ``task_argv`` opens is titled by: ``window``,
+        with ``{folder}`` the name of the last folder the command names (the home, or none:
+        ``Home``), as the file manager titles its window.
+
+        >>> find_app("nautilus").window_for(["nautilus", "/home/user/Documents/Papers/"])
+        '^Papers$'
+        >>> find_app("nautilus").window_for(["nautilus", "--new-window"])
+        '^Home$'
+        """
+        if FOLDER not in self.window:
+            return self.window
+        paths = [a.rstrip("/") for a in task_argv[1:] if not a.startswith("-")]
+        name = "Home"
+        if paths and paths[-1] not in ("", "~", home, HOME):
+            name = paths[-1].rsplit("/", 1)[-1]
+        return self.window.replace(FOLDER, re.escape(name))
 
     def argv(
         self, task_argv: list[str], *, home: str, port: int = 0, profile: str = "", url: str = "",
@@ -85,7 +109,7 @@ def apps() -> tuple[App, ...]:
         e = Entry(_FILE, key, table)
         window = e.get("window", str)
         try:
-            re.compile(window)
+            re.compile(window.replace(FOLDER, "x"))
         except re.error as err:
             e.fail(f"window is not a regular expression: {err}")
         out.append(

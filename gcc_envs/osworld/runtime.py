@@ -231,7 +231,7 @@ class Episode:
         pid = self.session.launch(self.argv(argv, {**dict(app.env), **(env or {})}))
         self.running.setdefault(app.key, []).append(pid)
         self.notes.append(f"{task_argv[0]} runs as {argv[0]}")
-        self.wait_window(app)
+        self.wait_window(app, app.window_for(task_argv, str(self.home)))
 
     def _code_url(self, port: int, paths: Sequence[str]) -> str:
         """code-server's page for ``code PATH...``: the last folder named is the workspace
@@ -265,10 +265,11 @@ class Episode:
             self.running[key] = [pid]
         return f"http://127.0.0.1:{port}/?folder={self.home}"
 
-    def wait_window(self, app: App) -> None:
-        if not self.wait_title(app.window, self.window_timeout_s):
+    def wait_window(self, app: App, pattern: str | None = None) -> None:
+        pattern = app.window if pattern is None else pattern
+        if not self.wait_title(pattern, self.window_timeout_s):
             raise GCCError(
-                f"no {app.key} window ({app.window!r}) within {self.window_timeout_s:.0f} s"
+                f"no {app.key} window ({pattern!r}) within {self.window_timeout_s:.0f} s"
             )
 
     def wait_title(self, pattern: str, timeout_s: float, *, present: bool = True) -> bool:

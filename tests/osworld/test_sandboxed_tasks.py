@@ -84,3 +84,23 @@ def test_evaluator_commands_of_the_ubuntu_desktop_run_and_score(osworld_env: Any
     time.sleep(1)
     _, _, _, _, done = osworld_env.step("DONE")
     assert done["score"] == 1.0, done["evaluation"]
+
+
+def test_the_file_manager_opens_the_folder_the_task_names(osworld_env: Any) -> None:
+    """``launch nautilus FOLDER`` (10 of the 305 task files here) opens GNOME Files on that
+    folder, in the episode's home; reset waits for that window, titled by the folder."""
+    if shutil.which("nautilus") is None:
+        pytest.skip("needs nautilus (Debian: nautilus)")
+    folder = "/home/user/Documents/Novels/Pass Through"
+    steps = [
+        {"type": "execute", "parameters": {"command": ["mkdir", "-p", folder]}},
+        {"type": "execute", "parameters": {"command": ["touch", f"{folder}/chapter1.txt"]}},
+        {"type": "launch", "parameters": {"command": ["nautilus", folder]}},
+    ]
+    _, info = osworld_env.reset(options={"task": _task(steps)})
+    assert "setup_error" not in info and not info.get("unsupported"), info
+    assert "nautilus runs as nautilus" in info["setup_notes"]
+    titles = osworld_env.unwrapped.runner.running.probe.window_titles()
+    assert "Pass Through" in titles, titles
+    _, _, terminated, _, end = osworld_env.step("FAIL")
+    assert terminated and end["score"] == 1.0

@@ -149,7 +149,7 @@ def test_offline_a_task_listed_as_needing_the_network_says_why_and_runs_online()
     ("command", "refused"),
     [
         (["/usr/bin/thunderbird"], None),  # mapped (its profile is the task's own)
-        (["nautilus", "/home/user/Desktop"], "nautilus"),
+        (["nautilus", "/home/user/Desktop"], None),  # GNOME Files, mapped
         (["gnome-calculator"], "gnome-calculator"),
         ("VLC_VERBOSE=-1 vlc --no-audio", None),  # (an environment word, then a mapped program)
         (["socat", "tcp-listen:9222,fork", "tcp:localhost:1337"], None),  # the runner's own
@@ -157,11 +157,24 @@ def test_offline_a_task_listed_as_needing_the_network_says_why_and_runs_online()
     ],
 )
 def test_a_launch_the_runner_does_not_map_is_refused_before_reset(command, refused) -> None:
-    """support() refuses what reset's launch step would refuse, naming it (nautilus is
-    started by 9 of the 305 task files here)."""
+    """support() refuses what reset's launch step would refuse, naming it."""
     launch = [{"type": "launch", "parameters": {"command": command, "shell": True}}]
     s = support(_with("030eeff7", config=launch), online=True, **EVERYWHERE)
     if refused is None:
         assert s.runs, s.reasons
     else:
         assert not s.runs and s.kind == "part" and refused in s.why(), s.reasons
+
+
+def test_the_file_managers_window_is_known_by_the_folder_it_shows() -> None:
+    from gcc_envs.osworld.apps import app_for_window, find_app
+
+    files = find_app("nautilus")
+    assert files.window_for(["nautilus", "/home/user/Documents/Novels/Pass Through"]) == (
+        r"^Pass\ Through$"
+    )
+    assert files.window_for(["nautilus", "/home/user/"]) == "^Home$"
+    assert files.window_for(["nautilus", "/tmp/ep/home"], home="/tmp/ep/home") == "^Home$"
+    # a folder's title is no program's name: activate_window of an unknown title is not Files
+    assert app_for_window("Papers") is None
+    assert app_for_window("Files") is files
