@@ -1,6 +1,6 @@
 """OSWorld on a local desktop: task files in, execution-based scores out (``GCC/OSWorld``).
 
-``SUITE`` is the suite's spec (44 bundled tasks, ids ``GCC/OSWorld-<domain>-<id8>``, and the
+``SUITE`` is the suite's spec (45 bundled tasks, ids ``GCC/OSWorld-<domain>-<id8>``, and the
 open id ``GCC/OSWorld`` that takes its task at reset). ``DesktopEnv`` is a drop-in for
 OSWorld's own ``desktop_env.DesktopEnv`` (imported lazily: the spec is cheap to import).
 """

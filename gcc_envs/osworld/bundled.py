@@ -1,4 +1,4 @@
-"""The 44 bundled task files by domain and id (checked against ``data/tasks`` by the tests).
+"""The 45 bundled task files by domain and id (checked against ``data/tasks`` by the tests).
 
 Kept as code so that registering ``GCC/OSWorld-<domain>-<id8>`` reads no file at import.
 The third field is whether the task is infeasible (only a final ``FAIL`` scores).
@@ -12,6 +12,7 @@ BUNDLED: tuple[tuple[str, str, bool], ...] = (
     ("chrome", "2ae9ba84-3a0d-4d4c-8338-3a1478dc5fe3", False),
     ("chrome", "3299584d-8f11-4457-bf4c-ce98f7600250", False),
     ("chrome", "3720f614-37fd-4d04-8a6b-76f54f8c222d", True),
+    ("chrome", "44ee5668-ecd5-4366-a6ce-c1c9b8d4e938", False),
     ("chrome", "480bcfea-d68f-4aaa-a0a9-2589ef319381", True),
     ("chrome", "93eabf48-6a27-4cb6-b963-7d5fe1e0d3a9", False),
     ("chrome", "9656a811-9b5b-4ddf-99c7-5117bcef0626", False),

@@ -104,7 +104,7 @@ class OSWorldEnv(GCCEnv):
     Every program and command of the episode — task-file commands in real bash included —
     runs inside the episode's OS sandbox (:mod:`gcc_envs.sandbox`: its own user, home at
     ``/home/user``, processes and loopback network); nothing it does leaves the episode.
-    ``GCC/OSWorld`` takes the task at reset; ``GCC/OSWorld-<domain>-<id8>`` is one of the 44
+    ``GCC/OSWorld`` takes the task at reset; ``GCC/OSWorld-<domain>-<id8>`` is one of the 45
     bundled tasks. The task files fix what the agent must do: there is no seed variation.
 
     ## Action Space
@@ -151,7 +151,8 @@ class OSWorldEnv(GCCEnv):
     (``episodes_token``, else ``GCC_REMOTE_TOKEN``).
 
     ## Version History
-    * v0 (unversioned id): first release (44 bundled tasks, 2 unsupported).
+    * v0 (unversioned id): first release (44 bundled tasks, 2 unsupported); since 2026-12-04
+      also chrome/44ee5668 (a new id: the others' results are unchanged).
     """
 
     def __init__(

@@ -197,6 +197,18 @@ class Episode:
         """Run a command to its end inside the sandbox, with the episode's environment."""
         return self.session.run(self.argv(argv), timeout_s=timeout_s)
 
+    def run_program(self, argv: Sequence[str], timeout_s: float) -> bool:
+        """Run a program to its end as programs run (no address-space cap: a browser reserves
+        far more than a command may), stopping it at the deadline; whether it ended itself."""
+        pid = self.session.launch(self.argv(argv))
+        deadline = time.monotonic() + timeout_s
+        while _alive(pid):
+            if time.monotonic() > deadline:
+                terminate(pid, 5.0)
+                return False
+            time.sleep(0.05)
+        return True
+
     # ---------------------------------------------------------------- programs
     def launch(self, task_argv: Sequence[str], env: Mapping[str, str] | None = None) -> None:
         """Start what a task's ``launch`` names (mapped) and wait for its window."""

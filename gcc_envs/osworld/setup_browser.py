@@ -1,5 +1,5 @@
 """Setup steps that act on the episode's Chromium and on windows: ``chrome_open_tabs``,
-``chrome_close_tabs`` and ``close_window``.
+``chrome_close_tabs``, ``update_browse_history`` (:mod:`.chrome_history`) and ``close_window``.
 
 The tab steps talk to the Chromium the task launched, on its DevTools port inside the
 episode's network (OSWorld forwards that port out of its VM with ``socat``). Tabs of live
@@ -11,6 +11,8 @@ would, and waits until they are gone (a program saves its state as it quits).
 
 from __future__ import annotations
 
+import json
+import sys
 import time
 from collections.abc import Callable
 from functools import partial
@@ -18,7 +20,10 @@ from typing import Any
 
 from gcc_envs.apps.chrome import cdp
 from gcc_envs.errors import GCCError
-from gcc_envs.osworld.commands import CommandError
+from gcc_envs.osworld import chrome_history
+from gcc_envs.osworld.apps import find_app
+from gcc_envs.osworld.commands import COMMAND_TIMEOUT_S, CommandError
+from gcc_envs.osworld.getters_chrome import HISTORY, PROFILE
 from gcc_envs.osworld.runtime import Episode
 
 #: How long a closed window may take to go (its program saving first).
@@ -120,5 +125,34 @@ def close_window(
     ep.notes.append(f"close_window {window_name!r}: {asked} window(s) asked to close, {left} left")
 
 
+def update_browse_history(ep: Episode, history: Any = None, **_: Any) -> None:
+    """Add the visits to the profile's History, before Chromium starts (see
+    :mod:`.chrome_history`); a profile without one gets it from a headless Chromium first."""
+    try:
+        chrome_history.entries(history)
+    except ValueError as e:
+        raise CommandError(str(e)) from e
+    if ep.alive("chrome"):
+        raise CommandError("update_browse_history: Chromium is running (it holds its History "
+                           "locked); the step goes before the task launches it")  # fmt: skip
+    db = ep.home / HISTORY
+    if not db.exists():
+        chrome = find_app("google-chrome")
+        ended = ep.run_program([chrome.program, "--headless=new",
+                                f"--user-data-dir={ep.home / PROFILE}", "--no-first-run",
+                                "--no-default-browser-check", "--disable-gpu", "--no-sandbox",
+                                "--disable-dev-shm-usage", "--disable-background-networking",
+                                "--disable-component-update", "--password-store=basic",
+                                "--dump-dom", "about:blank"], COMMAND_TIMEOUT_S)  # fmt: skip
+        if not db.exists():
+            why = "it ran past the deadline" if not ended else "it ended without one"
+            raise CommandError(f"update_browse_history: a headless Chromium made no History ({why})")  # fmt: skip
+    argv = [sys.executable, "-m", "gcc_envs.osworld.chrome_history", str(db), json.dumps(history)]
+    result = ep.run(argv, COMMAND_TIMEOUT_S)
+    if result.returncode:
+        raise CommandError((result.stderr.strip() or "update_browse_history failed")[-300:])
+    ep.notes.append(f"update_browse_history: {len(history)} visit(s) added")
+
+
 STEPS = {"chrome_open_tabs": chrome_open_tabs, "chrome_close_tabs": chrome_close_tabs,
-         "close_window": close_window}  # fmt: skip
+         "update_browse_history": update_browse_history, "close_window": close_window}  # fmt: skip

@@ -39,7 +39,7 @@ WEB_ADDRESS = re.compile(
 ACCOUNT_STEPS = {"googledrive": "uploads to Google Drive (needs a Google account)",
                  "login": "logs in to a website (needs an account)"}  # fmt: skip
 #: Setup step kinds that open live websites.
-WEB_STEPS = {"chrome_open_tabs": "opens live websites", "update_browse_history": ""}
+WEB_STEPS = {"chrome_open_tabs": "opens live websites"}
 #: Getters that read live websites (their pages or files).
 WEB_GETTERS = frozenset({"info_from_website", "page_info", "pdf_from_url", "active_tab_html_parse",
                          "gotoRecreationPage_and_get_html_content", "open_tabs_info"})  # fmt: skip

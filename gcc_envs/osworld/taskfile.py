@@ -2,7 +2,7 @@
 
 A task file is JSON with ``id``, ``instruction``, ``config`` (setup steps, each
 ``{"type": ..., "parameters": {...}}``) and ``evaluator`` (``func`` — a metric name or a list —
-with ``result``/``expected`` getter configs, ``options``, ``conj`` and ``postconfig``). The 44
+with ``result``/``expected`` getter configs, ``options``, ``conj`` and ``postconfig``). The 45
 files this package ships (``data/tasks/<domain>/<id>.json``, unchanged from OSWorld, see
 ``data/tasks/NOTICE.txt``) are found by their id or its first eight characters.
 
@@ -184,7 +184,7 @@ def bundled_paths() -> Iterator[tuple[str, Any]]:
 
 
 def bundled_tasks() -> tuple[OSWorldTask, ...]:
-    """The 44 bundled tasks, sorted by domain and id."""
+    """The 45 bundled tasks, sorted by domain and id."""
     return tuple(_read(f, domain) for domain, f in bundled_paths())
 
 

@@ -1,4 +1,4 @@
-"""Scripted solutions of the 44 bundled tasks: pyautogui code, one string per env step.
+"""Scripted solutions of the 45 bundled tasks: pyautogui code, one string per env step.
 
 Coordinates are screen pixels of the default 1920×1080 desktop. Infeasible tasks are solved
 by declaring ``FAIL``. A feasible task's solution ends with ``DONE``. An :class:`Until` between
@@ -117,6 +117,14 @@ SOLUTIONS: dict[str, list[str | Until | Shows]] = {
         "pyautogui.click(1806, 216); time.sleep(0.5)",
         Until("^Bookmarks"),  # the name dialog has opened
         "pyautogui.typewrite('Favorites'); pyautogui.press('enter'); time.sleep(1)",
+        "DONE",
+    ],
+    "44ee5668": [  # YouTube's visits gone: the history searched, all results selected, deleted
+        *_nav("chrome://history/?q=youtube", "^History"),
+        "pyautogui.click(960, 900); time.sleep(0.5); pyautogui.hotkey('ctrl', 'a'); "
+        "time.sleep(0.5); pyautogui.press('delete'); time.sleep(1)",
+        Until("^History"),  # the confirmation, its Delete button focused
+        "pyautogui.press('enter'); time.sleep(1)",
         "DONE",
     ],
     "2ae9ba84": [  # the profile's name

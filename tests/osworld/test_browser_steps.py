@@ -63,3 +63,26 @@ def test_tabs_open_and_close_and_close_window_closes_only_what_it_names(osworld_
     run_step(ep, Step("close_window", {"window_name": "no such window", "strict": True}))
     _, _, terminated, _, info = osworld_env.step("FAIL")
     assert terminated and info["score"] == 1.0
+
+
+def test_browse_history_goes_in_before_chromium_starts_and_is_refused_after(
+    osworld_env: Any,
+) -> None:
+    """``update_browse_history`` writes the profile's History before the task launches
+    Chromium (the bundled chrome/44ee5668's solution deletes the visits in Chromium's history
+    page); once Chromium runs, the step is refused with the reason, as is a malformed history."""
+    if shutil.which("chromium") is None:
+        pytest.skip("needs chromium")
+    visits = [{"url": "https://a.example/", "title": "A", "visit_time_from_now_in_seconds": 60}]
+    step = {"type": "update_browse_history", "parameters": {"history": visits}}
+    launch = {"type": "launch", "parameters": {"command": ["google-chrome"]}}
+    task = {"id": "gcc-history", "instruction": "Look.", "config": [step, launch],
+            "evaluator": {"func": "infeasible"}}  # fmt: skip
+    _, info = osworld_env.reset(options={"task": task})
+    assert "setup_error" not in info, info.get("setup_error")
+    assert "update_browse_history: 1 visit(s) added" in info["setup_notes"]
+    ep = osworld_env.unwrapped.runner.running.episode
+    with pytest.raises(SetupError, match="Chromium is running"):
+        run_step(ep, Step("update_browse_history", {"history": visits}))
+    with pytest.raises(SetupError, match="each visit is"):
+        run_step(ep, Step("update_browse_history", {"history": [{"url": 5}]}))

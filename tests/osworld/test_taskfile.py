@@ -16,9 +16,9 @@ from gcc_envs.osworld.taskfile import bundled_paths, bundled_tasks, load_task, l
 
 def test_the_44_bundled_tasks_load_and_match_the_registered_table() -> None:
     tasks = bundled_tasks()
-    assert len(tasks) == 44
+    assert len(tasks) == 45
     assert [(t.domain, t.id, t.evaluator.infeasible) for t in tasks] == list(BUNDLED)
-    assert len({t.env_name for t in tasks}) == 44
+    assert len({t.env_name for t in tasks}) == 45
     assert {t.name for t in SUITE.tasks} == {t.env_name for t in tasks}
 
 

@@ -27,7 +27,7 @@ pytestmark = [pytest.mark.desktop, pytest.mark.slow]
 #: The tasks CI runs: each domain, each kind of solution (settings pages, dialogs, files, the
 #: terminal, command palettes), infeasible and unsupported ones. ``OSWORLD_TASKS=all`` runs
 #: every bundled task (``benchmarks/osworld_sweep.py`` does, and prints the table).
-SAMPLE = ("030eeff7", "2ad9387a", "99146c54", "3720f614", "7767eef2", "e19bd559", "ef9d12bd",
+SAMPLE = ("030eeff7", "2ad9387a", "44ee5668", "99146c54", "3720f614", "7767eef2", "e19bd559", "ef9d12bd",
           "2373b66a", "937087b6", "3ce045a0", "bedcedc4", "13584542", "fe41f596", "5ac2891a",
           "8ba5ae7a", "cb130f0d", "930fdb3b", "9439a27b", "7c4cc09e")  # fmt: skip
 TASKS = [t for _, t, _ in BUNDLED if os.environ.get("OSWORLD_TASKS") == "all" or t[:8] in SAMPLE]
