@@ -67,6 +67,10 @@ class _OutsideInterface(GCCError):
     """A scripted policy answered with something other than skill code text."""
 
 
+class _PolicyStopped(GCCError):
+    """A scripted policy gave up (an error of its own): the episode is a failure, not the run's."""
+
+
 @dataclass(frozen=True)
 class Target:
     """One row of the table: a task run alone."""
@@ -175,7 +179,10 @@ def scripted(t: Target, obs: tuple[int, int], seed: int, privileged: bool) -> Ep
             if first:
                 policy.reset(info)
                 first = False
-            a = policy.act(o, info)
+            try:
+                a = policy.act(o, info)
+            except GCCError as e:
+                raise _PolicyStopped(str(e)) from e
             if not isinstance(a, str):  # the interface is code text of skill calls only
                 raise _OutsideInterface(type(a).__name__)
             return a
@@ -184,6 +191,8 @@ def scripted(t: Target, obs: tuple[int, int], seed: int, privileged: bool) -> Ep
             return _run(env, seed, act)
         except _OutsideInterface as e:  # scored as a failure: it did not play as an agent
             return Episode(False, 0, 0.0, f"acted with a {e}, not skill code", [], [])
+        except _PolicyStopped as e:  # scored as a failure, with its reason; the run goes on
+            return Episode(False, 0, 0.0, f"the policy stopped: {e}"[:200], [], [])
     finally:
         env.close()
 

@@ -34,6 +34,10 @@ _DIR_NAME = {v: k for k, v in DIRECTIONS.items()}
 CENTRE_TOL = 0.12
 #: A tap that turns the farmer (an obstacle or the plot's edge keeps it on its tile).
 FACE_S = 0.05
+#: Where a frame reader that cannot see the farmer (under a HUD panel at the map's edge)
+#: steps, in turn, to bring it into view, as a person would nudge the stick.
+LOOK_STEPS = ("move_down(duration=0.3)", "move_left(duration=0.3)", "move_up(duration=0.3)",
+              "move_right(duration=0.3)")  # fmt: skip
 
 
 def move(d: Tile, tiles: float) -> str:
@@ -79,10 +83,18 @@ class StardewScript:
         self.swings: dict[Tile, int] = {}
         self.blocked: set[tuple[str, Tile]] = set()  # walked into, though nothing showed
         self._expect: tuple[str, list[Tile], Tile] | None = None
+        self._hidden = 0  # steps the farmer could not be seen
 
     def act(self, obs: np.ndarray, info: dict[str, Any]) -> str:
         if self.reader is not None:
-            self._view = self.reader.read(obs)
+            from agents.scripted.stardew_frames import FarmerHidden
+
+            try:
+                self._view = self.reader.read(obs)
+            except FarmerHidden:
+                self._expect = None  # this step's walk is a look, not a planned path
+                self._hidden += 1
+                return LOOK_STEPS[(self._hidden - 1) % len(LOOK_STEPS)]
             self._bumped()
         self.target = None
         self._ends: dict[str, Tile] = {}

@@ -52,6 +52,10 @@ CELL = 16
 MIN_SEEN = 0.6
 
 
+class FarmerHidden(GCCError):
+    """No farmer in the frame (a HUD panel over it at the map's edge): move and look again."""
+
+
 @dataclass(frozen=True)
 class _Where:
     name: str
@@ -202,7 +206,7 @@ class FrameReader:
         self._read_day(frame)
         self._read_cells(frame, valid, tp, where)
         if me is None:
-            raise GCCError("the farmer is not on screen")
+            raise FarmerHidden("the farmer is not on screen")
         fx, fy = feet(me)
         player = Player(x=where.x0 / tp + fx, y=where.y0 / tp + fy, facing=me.name.split("_")[1])
         return self._state(where.name, player, scr)

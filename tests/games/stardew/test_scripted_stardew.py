@@ -94,3 +94,18 @@ def test_the_frame_reader_refuses_frames_too_small_to_read():
     policy.reset(info)
     with pytest.raises(gcc_envs.GCCError, match="too small"):
         policy.act(obs, info)
+
+
+def test_the_frame_reader_looks_around_when_a_hud_panel_hides_the_farmer():
+    """Shopping's seed 345 starts the farmer at the map's top right, under the clock panel at
+    180x320: the frame-only script steps to bring it into view, then plays on and succeeds."""
+    env = gym.make("GCC/Stardew-Shopping", obs_size=(180, 320))
+    try:
+        obs, info = env.reset(seed=345)
+        policy = agents.make_policy("scripted", env, privileged=False)
+        policy.reset(info)
+        assert policy.act(obs, info) == "move_down(duration=0.3)"
+    finally:
+        env.close()
+    info, _ = run_oracle("Shopping", 345, privileged=False, size=(180, 320))
+    assert info["success"]
