@@ -2,18 +2,29 @@
 
 What it sees is what a person sees: the key prompt at the bottom right (read by its width in
 the HUD's font: ``[E] Mount``, ``[E] Dismount``, ``[E] Hitch Horse``, ...), the minimap (the
-red route line, blue allies, the orange dot of its own horse) and the instruction's "Now: ..."
-objective; which skills it may call is the library the env lists (tutorial-gated skills appear
-once taught). Each step it answers one skill call:
+red route line, blue allies, red foes, the orange dot of its own horse), the view itself and the
+instruction's "Now: ..." objective; which skills it may call is the library the env lists
+(tutorial-gated skills appear once taught). Each step it answers one skill call:
 
 * on foot with its horse's dot on the minimap and a ride ahead: walk to the horse, ``[E] Mount``;
 * ``[E] Lead Horse`` / ``[E] Calm Horse`` prompts: take the horse by the reins;
 * "follow ...": ``follow``; "hitch ...": the route line, then ``hitch_horse`` at its prompt;
-  a door's prompt on the way: ``interact``; otherwise the route line with ``navigate_path``.
+  a door's prompt on the way: ``interact``; otherwise the route line with ``navigate_path``;
+* "search the house": the route line in at the door, then under the roof each unsearched
+  drawer and cupboard in view (bare wood), ``loot`` at ``[R] Search (hold)``
+  (:mod:`agents.scripted.rdr2_eyes_house`);
+* "buy supplies": the road on the minimap to the store's door (a door in sandstone boards),
+  in, to the clerk's ``[E] Shop``, and a row of supplies read and bought from the catalogue
+  (:mod:`agents.scripted.rdr2_eyes_shop`);
+* "protect Dutch" / "fight off the wolves": a gun drawn, foes found by their red dots and in
+  the view (an O'Driscoll's bandana, a wolf's coat), shot at and led by how fast they move
+  across the view (:mod:`agents.scripted.rdr2_eyes_fight`). A second of thinking before each
+  shot is long in a gunfight: it wins some fights with the O'Driscolls and few with the
+  wolves, which close in faster than it can shoot ("combat remains difficult", as the paper
+  found).
 
 Where a guided walk got nowhere it tries ``climb`` once (a ledge, once the game has taught
-climbing), then a sidestep. It has no plan for searching rooms, fights or the store, and fails there, as the
-paper's agent mostly did ("combat and searching remain difficult").
+climbing), then a sidestep.
 """
 
 from __future__ import annotations
@@ -25,7 +36,10 @@ from typing import Any
 import numpy as np
 
 from agents.scripted.rdr2_body import call
-from gcc_envs.games.rdr2 import vision
+from agents.scripted.rdr2_eyes_fight import Gunfight
+from agents.scripted.rdr2_eyes_house import HouseSearch
+from agents.scripted.rdr2_eyes_shop import ShopTrip, shop_open
+from gcc_envs.games.rdr2 import vision, vision_view
 from gcc_envs.games.rdr2.sim import hud, minimap, text
 from gcc_envs.games.rdr2.skills import sim_minimap
 
@@ -54,6 +68,12 @@ FOOT_SPEED, RIDE_SPEED, MOUNT_M = 3.0, 6.0, 1.8
 NEAR_DOT = 0.15
 #: Mean change (grey levels) of the minimap under which a guided walk got nowhere.
 STUCK_DIFF = 2.0
+#: The route line's end (share of the minimap's radius) that counts as inside the house.
+HOUSE_NEAR = 0.15
+#: Below this share of sky at the top of the view, the player is under a roof.
+INDOORS_SKY = 0.1
+#: Objectives that are fights, and the foe.
+FIGHTS = {"protect dutch": "enemy", "fight off the wolves": "wolf"}
 #: Objectives that are rides (the horse first).
 RIDES = ("follow dutch", "follow javier", "return to camp")
 
@@ -138,19 +158,33 @@ class RDR2Eyes:
         self.climbed = False
         #: The objective marker's distance (share of the minimap's radius) at the last look.
         self.marker_dist: float | None = None
+        #: Walks in a row that got no closer to the marker.
+        self.marker_fails = 0
         #: Blue dots walked to while searching; the route line's end was reached searching.
         self.looked = 0
         self.searching = False
         self.target_near = False
+        #: Searching a house: the player reached the route line's end inside it.
+        self.house = HouseSearch()
+        self.in_house = False
+        #: Going to the store (no route line: the road, the door, the counter, the catalogue).
+        self.shop = ShopTrip()
+        #: Fighting the foes the objective names (O'Driscolls, wolves).
+        self.fight = Gunfight()
 
     def reset(self, info: dict[str, Any]) -> None:
         self.goal = objective(str(info.get("instruction", "")))
         self.last_map = None
         self.climbed = False
         self.marker_dist = None
+        self.marker_fails = 0
         self.looked = 0
         self.searching = False
         self.target_near = False
+        self.house.reset()
+        self.in_house = False
+        self.shop.reset()
+        self.fight.reset()
 
     def can(self, skill: str) -> bool:
         return skill in self.env.skills  # the library the env lists (curated by tutorials)
@@ -175,8 +209,16 @@ class RDR2Eyes:
         return step
 
     def _act(self, obs: np.ndarray, info: dict[str, Any], mm: np.ndarray) -> str:
+        foe = next((k for g, k in FIGHTS.items() if self.goal.startswith(g)), None)
+        if foe is not None:
+            return self.fight.step(obs, mm, self.colours, foe, self.can)
+        shopping = self.goal.startswith("buy")
+        if shopping and shop_open(obs):
+            return self.shop.menu(obs, self.can)
         labels = read_prompts(obs)
         route = vision.route_bearing(mm, self.colours)
+        if shopping and route is None:
+            return self.shop.step(obs, labels, mm, self.colours)
         horse = vision.blips(mm, self.colours.horse, self.colours)
         mounted = bool({"Dismount", "Hitch Horse"} & set(labels))
         leading = "Let Go of Horse" in labels
@@ -200,6 +242,13 @@ class RDR2Eyes:
             return call("interact")
         if "Search (hold)" in labels and self.can("loot"):
             return call("loot")
+        if self.goal.startswith("search the house"):
+            if not self.in_house:  # at the route line's end once: inside
+                marker = vision.blips(mm, self.colours.objective, self.colours)
+                arrived = marker[0].distance < HOUSE_NEAR if marker else route is None
+                self.in_house = arrived
+            if self.in_house and vision_view.sky_share(obs) < INDOORS_SKY:  # under its roof
+                return self.house.step(obs, labels, mm, open_bearing(mm), self.can)
         if self.searching:  # past the line's end once: the line leads back, not on
             return self._search(mm)
         marker = vision.blips(mm, self.colours.objective, self.colours)
@@ -213,6 +262,10 @@ class RDR2Eyes:
             if not closer and self.can("climb") and not self.climbed:  # a ledge in the way
                 self.climbed = True
                 return call("climb")
+            self.marker_fails = 0 if closer else self.marker_fails + 1
+            if self.marker_fails % 2 == 1:  # pressed against a wall: every other try, aside
+                self.side = -self.side
+                return call("turn_and_move_forward", degree=70.0 * self.side, duration=0.8)
             return self.walk_to(marker[0], mounted, stop_m=1.0)
         if self.goal.startswith("search"):  # at the line's end: look for a blue dot
             self.searching = True

@@ -174,6 +174,30 @@ def route_bearing(
     return circular_mean(bearing)
 
 
+def ground_bearing(
+    minimap: np.ndarray,
+    rgb: tuple[int, int, int],
+    colours: HudColours,
+    ahead_deg: float = 80.0,
+    ring: tuple[float, float] = (0.3, 0.95),
+    min_pixels: int = 4,
+) -> float | None:
+    """The mean bearing of the minimap's pixels of ground colour ``rgb`` (a road) in ``ring``
+    and within ``ahead_deg`` of ahead, the farther ones weighing more; None when too few.
+
+    >>> mm = np.zeros((60, 60, 3), np.uint8); mm[:, 40:44] = (196, 176, 136)
+    >>> 5 < ground_bearing(mm, (196, 176, 136), HudColours()) < 60
+    True
+    """
+    h, w = minimap.shape[:2]
+    mask = colour_mask(minimap, rgb, colours.tol, colours.blend) & _disc_mask(h, w, *ring)
+    bearing, dist, _ = _polar(mask)
+    keep = np.abs(bearing) <= ahead_deg
+    if int(keep.sum()) < min_pixels:
+        return None
+    return circular_mean(bearing[keep], weights=dist[keep])
+
+
 def blips(
     minimap: np.ndarray, rgb: tuple[int, int, int], colours: HudColours, min_area: int = 3
 ) -> list[Blip]:
