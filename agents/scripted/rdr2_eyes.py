@@ -16,6 +16,15 @@ instruction's "Now: ..." objective; which skills it may call is the library the 
 * "buy supplies": the road on the minimap to the store's door (a door in sandstone boards),
   in, to the clerk's ``[E] Shop``, and a row of supplies read and bought from the catalogue
   (:mod:`agents.scripted.rdr2_eyes_shop`);
+* "get the horse out of the barn": the barn horse found in the view by its coat, calmed and
+  led by the reins at its prompts, walked (never run) along the route line and, near its end,
+  straight to the marker and a little past so the horse arrives too; in the barn, where the
+  line hides under the dots, out through the doorway (bright snow between the boards), or
+  along the wall when none shows;
+* "get John onto a horse": a wait for the carrying tutorial, then short legs back along where
+  the route line starts until ``[E] Pick Up John``; carrying him, the route line down, then
+  the end marker and its own horse's orange dot (straight at them once the line leads away),
+  ``interact`` at ``[E] Put John on Horse`` (both: :mod:`agents.scripted.rdr2_eyes_horse`);
 * "protect Dutch" / "fight off the wolves": a gun drawn, foes found by their red dots and in
   the view (an O'Driscoll's bandana, a wolf's coat), shot at and led by how fast they move
   across the view (:mod:`agents.scripted.rdr2_eyes_fight`). A second of thinking before each
@@ -37,6 +46,7 @@ import numpy as np
 
 from agents.scripted.rdr2_body import call
 from agents.scripted.rdr2_eyes_fight import Gunfight
+from agents.scripted.rdr2_eyes_horse import HorseErrands
 from agents.scripted.rdr2_eyes_house import HouseSearch
 from agents.scripted.rdr2_eyes_shop import ShopTrip, shop_open
 from gcc_envs.games.rdr2 import vision, vision_view
@@ -171,6 +181,8 @@ class RDR2Eyes:
         self.shop = ShopTrip()
         #: Fighting the foes the objective names (O'Driscolls, wolves).
         self.fight = Gunfight()
+        #: Leading the barn horse out; carrying John to a horse.
+        self.errands = HorseErrands()
 
     def reset(self, info: dict[str, Any]) -> None:
         self.goal = objective(str(info.get("instruction", "")))
@@ -185,6 +197,7 @@ class RDR2Eyes:
         self.in_house = False
         self.shop.reset()
         self.fight.reset()
+        self.errands.reset()
 
     def can(self, skill: str) -> bool:
         return skill in self.env.skills  # the library the env lists (curated by tutorials)
@@ -219,6 +232,9 @@ class RDR2Eyes:
         route = vision.route_bearing(mm, self.colours)
         if shopping and route is None:
             return self.shop.step(obs, labels, mm, self.colours)
+        errand = self.errands.step(self.goal, obs, labels, mm, route, self.colours)
+        if errand is not None:
+            return errand
         horse = vision.blips(mm, self.colours.horse, self.colours)
         mounted = bool({"Dismount", "Hitch Horse"} & set(labels))
         leading = "Let Go of Horse" in labels
