@@ -1,17 +1,31 @@
 """The frame-only player's gunfights: foes found on the minimap, picked out in the view, led.
 
 Every hostile shows as a red dot on the minimap (O'Driscolls and wolves alike): its bearing and
-distance. In view, an O'Driscoll shows the red bandana over his face, a wolf its grey coat
-against the snow. The player draws its gun once the weapon wheel is taught, turns to the
-nearest dot when none is in view (looks about when none is near), and otherwise shoots: at the
-chest below a bandana (the dead lie without a dot, and where a shot felled one, its body is
-passed over), or at a wolf's body where its dot puts it. A shot fires over a second after the
-frame it answers (the agent's think time, the aim), so it is led: a man whose bandana moved
-since the last frame is running, and is led at a runner's speed his way; one who stood still
-is behind his cover, and is led to where O'Driscolls step out to shoot (to its right, as seen
-from the player); a wolf that came nearer runs in and is shot low where it will bite, one that
-went round is led round. The view's yaw and pitch are the sums of the player's own turns
-(dead reckoning of its own mouse, in its whole pixels), which is how two frames compare.
+distance. In view, an O'Driscoll shows the red bandana over his face, a wolf its cool grey coat
+against the snow (:func:`~gcc_envs.games.rdr2.vision_view.wolf_figures`, which also reads the
+way its head points, and sees through the red wash of a hurt view). The player draws its gun
+once the weapon wheel is taught, turns to the nearest dot when no foe can be shot (looks about
+when none is near), and otherwise shoots. A shot fires over a second after the frame it answers
+(the agent's think time, the aim), so it is led.
+
+O'Driscolls: at the chest below a bandana (the dead lie without a dot, and where a shot felled
+one, its body is passed over); a man whose bandana moved since the last frame is running, and
+is led at a runner's speed his way; one who stood still is behind his cover, and is led to where
+O'Driscolls step out to shoot (to its right, as seen from the player).
+
+Wolves circle the player at about 8 m, run straight in to bite and back off round the player
+again (``sim/wolves.py``); that is too quick to lead from one frame in the open (a circling wolf
+may set off on its run before the shot). So the player first walks to the nearest rock wall on
+the minimap (:func:`~gcc_envs.games.rdr2.vision_view.nearest_rock`): there the wolves going
+round are stopped where their circle meets the wall and crowd there, and one that runs in comes
+straight along that line. It faces where most red dots crowd and shoots the nearest wolf there
+where it stands, aimed low enough for one running in; a wolf within 4 m has just bitten and is
+led along its way back out (:func:`stalk_ahead`, the way its head points). With no wall near,
+each wolf in view is led by the sim's stalking rule (:func:`stalk_ahead`), or, where the last
+frame shows it went round the other way, as running in to bite and backing off
+(:func:`charge_ahead`). A horse's brown coat at the aim point stops a shot. The view's yaw and
+pitch are the sums of the player's own turns (dead reckoning of its own mouse, in its whole
+pixels), which is how two frames compare.
 """
 
 from __future__ import annotations
@@ -27,23 +41,37 @@ from gcc_envs.games.rdr2 import vision, vision_view
 from gcc_envs.games.rdr2.live import SIM_CAMERA
 from gcc_envs.games.rdr2.sim import minimap
 
-#: Eye height (m) on foot; the height (m) aimed at and the body's height, by foe.
+#: Eye height (m) on foot; the height (m) aimed at, by foe.
 EYE_M = 1.6
 AIM_M = {"wolf": 0.4, "enemy": 1.1}
-BODY_M = {"wolf": 0.8, "enemy": 1.8}
 #: Widest turn (degrees) a ``shoot`` makes onto a point in view; further off, turn first.
 SHOOT_MAX_DEG = 30.0
-#: How far (degrees) a wolf's figure may lie from where its dot puts it (the dot is a pixel
-#: of the minimap, ~1.5 m), and the least pixels of a figure.
-SEARCH_DEG, MIN_FIGURE = 7.0, 2
 #: The weapon drawn for each foe (the rifle fells an O'Driscoll with one shot).
 WEAPON = {"wolf": "revolver", "enemy": "rifle"}
 PITCH_LIMIT = 60.0
-#: Wolves nearer than this (m) are on them before a shot fires (they run at 7 m/s): the shot
-#: goes low, where one stands biting (m).
-CHARGE_M, BITE_AIM_M = 12.0, 2.2
-#: A wolf's top speed (m/s); one that came this much nearer (m) since the last frame runs in.
-WOLF_MS, CHARGE_STEP_M = 7.0, 3.0
+#: A wolf's speed running in (m/s), and how far (m) from the player it stops to bite.
+WOLF_MS, BITE_STOP_M = 7.0, 1.28
+#: A stalking wolf keeps this far (m) from the player, moves at this speed (m/s) and this much
+#: round for each 1 of closing in (``sim/wolves.py``); the height (m) of its ears, the top of
+#: its figure.
+STALK_M, STALK_MS, STALK_ROUND, EARS_M = 8.0, 3.85, 0.8, 0.75
+#: A wolf nearer than this (m) has just bitten and backs off round the player.
+BACKING_M = 4.0
+#: Degrees from where the red dots crowd within which a wolf counts as one of the crowd, and
+#: the farthest (m) a shot there is aimed at (one may be running in along that line).
+CROWD_SPREAD_DEG, CROWD_AIM_M = 30.0, 7.0
+#: Walks at most to the nearest rock wall (0: none), how near (m) is at it, how far (m) one
+#: is walked to at most; how far inside the wall its nearest rock pixel read lies (m); the
+#: walking speed (m/s).
+WALL_WALKS, WALL_AT_M, WALL_FAR_M, ROCK_INSET_M, WALK_MS = 2, 1.5, 14.0, 3.0, 3.0
+#: Degrees of slack when a wolf of the last frame is looked for in this one.
+TRACK_DEG = 6.0
+#: A wolf further than this (m) heading in runs at the player, straight on.
+CHARGE_FROM_M = 10.0
+#: Wolves further than this (m) are not shot at (they come nearer).
+WOLF_FAR_M = 20.0
+#: Pixels (at a width of 320) either side of a shot's column where a horse's colours stop it.
+BLOCK_PX = 12
 #: Above this share of red pixels the view is washed red (hurt), not bandanas.
 MAX_RED = 0.02
 #: The shot goes this many bandana widths below the bandana, to the chest.
@@ -71,15 +99,13 @@ MOVED_DEG, RUN_SHARE, PEEK_M = 1.0, 0.85, 1.9
 
 
 def figure_mask(window: np.ndarray, foe: str) -> np.ndarray:
-    """Pixels of ``window`` that look like ``foe``: an O'Driscoll's red bandana, a wolf's grey
-    coat (not snow, sky, trees, horses or coats of colour)."""
+    """Pixels of ``window`` that look like ``foe``: an O'Driscoll's red bandana, a wolf's cool
+    grey coat (:func:`~gcc_envs.games.rdr2.vision_view.wolf_mask`)."""
+    if foe == "wolf":
+        return vision_view.wolf_mask(window)
     f = window[..., :3].astype(np.int16)
     r, g, b = f[..., 0], f[..., 1], f[..., 2]
-    if foe == "enemy":
-        return (r > 150) & (r - g > 70) & (r - b > 70)
-    bright = f.mean(axis=2)
-    spread = f.max(axis=2) - f.min(axis=2)
-    return (bright > 40) & (bright < 175) & (spread < 40)
+    return (r > 150) & (r - g > 70) & (r - b > 70)
 
 
 def bandanas(frame: np.ndarray) -> list[vision_view.ScreenBlob]:
@@ -103,6 +129,46 @@ def bandanas(frame: np.ndarray) -> list[vision_view.ScreenBlob]:
     return sorted(out, key=lambda b: -b.area)
 
 
+def stalk_ahead(metres: float, bearing: float, facing: int, seconds: float) -> tuple[float, float]:
+    """Where (metres, bearing in degrees) a stalking wolf will be ``seconds`` on: it moves at
+    :data:`STALK_MS` towards :data:`STALK_M` from the player (flat out when 2 m or more off
+    it) and round the player, the way it faces (``facing`` +1: the bearing grows), as the
+    sim's wolves do between charges.
+
+    >>> r, b = stalk_ahead(8.0, 0.0, 1, 1.0)
+    >>> round(r, 1), round(b)
+    (8.0, 28)
+    """
+    r, b = metres, math.radians(bearing)
+    dt = 0.02
+    for _ in range(int(round(seconds / dt))):
+        radial = max(-1.0, min(1.0, (STALK_M - r) / 2.0))
+        n = math.hypot(radial, STALK_ROUND) or 1.0
+        r = max(0.5, r + STALK_MS * radial / n * dt)
+        b += facing * STALK_MS * STALK_ROUND / n / r * dt
+    return r, math.degrees(b)
+
+
+def charge_ahead(metres: float, bearing: float, orbit: int, seconds: float) -> tuple[float, float]:
+    """Where (metres, bearing) a wolf running in from ``metres`` will be ``seconds`` on: straight
+    in at :data:`WOLF_MS` to :data:`BITE_STOP_M`, a bite, then backing off round the player its
+    own way (``orbit``) as it stalks again.
+
+    >>> r, b = charge_ahead(8.0, 10.0, -1, 1.3)
+    >>> round(r, 1), round(b)
+    (2.3, -16)
+    """
+    arrive = max(0.0, (metres - BITE_STOP_M) / WOLF_MS)
+    if arrive >= seconds:
+        return metres - WOLF_MS * seconds, bearing
+    return stalk_ahead(BITE_STOP_M, bearing, orbit, seconds - arrive)
+
+
+def wrap(deg: float) -> float:
+    """An angle in degrees brought into [-180, 180)."""
+    return (deg + 180.0) % 360.0 - 180.0
+
+
 class Gunfight:
     """One call per step of a fight against ``wolf`` or ``enemy`` foes."""
 
@@ -121,14 +187,19 @@ class Gunfight:
         #: whether the last call was a shot.
         self.fallen: list[float] = []
         self.shot = False
-        #: World bearings and metres of the wolves in the last frame.
-        self.last_wolves: list[tuple[float, float]] = []
+        #: The wolves of the last frame: world bearing, where stalking would bring it by the
+        #: next frame, and the way it faced.
+        self.wolf_tracks: list[tuple[float, float, int]] = []
+        #: The world bearing of the rock wall at the player's back (wolves fight), once there,
+        #: and the walks made to it.
+        self.wall: float | None = None
+        self.walks = 0
 
     def focal(self, W: int) -> float:
         return (W / 2.0) / math.tan(math.radians(SIM_CAMERA.hfov_deg) / 2.0)
 
     def row(self, H: int, W: int, metres: float, height_m: float) -> float:
-        """The row where a point ``height_m`` up at ``metres`` shows."""
+        """The row where a point ``height_m`` up at ``metres`` along the view shows."""
         f = self.focal(W)
         return H / 2.0 + f * math.tan(math.radians(self.pitch)) + f * (EYE_M - height_m) / metres
 
@@ -137,9 +208,10 @@ class Gunfight:
         out = self._step(obs, mm, colours, foe, can)
         name = out.split("(", 1)[0]
         self.since = THINK_S + CALL_S.get(name, 0.3)
-        if name == "turn":  # the mouse moves whole pixels
+        if name in ("turn", "turn_and_move_forward"):  # the mouse moves whole pixels
             px, _ = SIM_CAMERA.pixels_per_degree_at(obs.shape[1], obs.shape[0])
-            self.yaw += round(float(out.split("=", 1)[1].rstrip(")")) * px) / px
+            degree = float(out.split("degree=", 1)[1].split(",")[0].rstrip(")"))
+            self.yaw += round(degree * px) / px
         return out
 
     def _step(
@@ -168,6 +240,12 @@ class Gunfight:
         if not dots:  # none near: look about
             self.sweep = (self.sweep + 1) % 4
             return call("turn", degree=SWEEP_DEG * (1 if self.sweep in (0, 3) else -1))
+        if foe == "wolf" and self.wall is None and WALL_WALKS:
+            walk = self.to_wall(mm)
+            if walk is not None:
+                return walk
+        if foe == "wolf" and self.wall is not None:
+            return self.at_wall(obs, dots, friends)
         if foe == "wolf":
             shot = self.at_wolf(obs, dots, friends)
             if shot is not None:
@@ -180,39 +258,159 @@ class Gunfight:
     def at_wolf(
         self, obs: np.ndarray, dots: list[vision.Blip], friends: list[vision.Blip]
     ) -> str | None:
-        """A shot at the nearest wolf in view: one running in (nearer by metres since the last
-        frame) low where it will bite, one circling led by how fast it went round."""
+        """A shot at the nearest wolf in view where it will be when the shot fires: a wolf
+        circles (or backs off after a bite) the way its head points, at a speed and a distance
+        the pack keeps (:func:`stalk_ahead`); None when no wolf shows where it can be shot."""
         H, W = obs.shape[:2]
         f = self.focal(W)
+        horizon = H / 2.0 + f * math.tan(math.radians(self.pitch))
         seen = []
-        for d in dots:
-            if abs(d.bearing) > SHOOT_MAX_DEG + SEARCH_DEG:
+        for fig in vision_view.wolf_figures(obs, horizon):
+            metres = self.wolf_metres(fig.box, horizon, H, W)
+            if metres is None or metres > WOLF_FAR_M:
                 continue
-            metres = max(1.0, d.distance * minimap.VIEW_FOOT_M)
-            x = self.find_wolf(obs, d.bearing, metres)
-            if x is not None:
-                seen.append((metres, math.degrees(math.atan2(x + 0.5 - W / 2, f))))
-        last, self.last_wolves = self.last_wolves, [(self.yaw + b, m) for m, b in seen]
-        if not seen:
+            bearing = math.degrees(math.atan2(fig.box.x + 0.5 - W / 2, f))
+            seen.append((metres, bearing, fig.facing))
+        last, self.wolf_tracks = self.wolf_tracks, []
+        plans = []
+        for metres, bearing, facing in seen:
+            world = self.yaw + bearing
+            # where a stalking wolf will be when the next frame comes (a shot's time on)
+            _, nxt = stalk_ahead(metres, bearing, facing, THINK_S + CALL_S["shoot"])
+            self.wolf_tracks.append((world, self.yaw + nxt, facing))
+            orbit = self.orbit_of(world, last)
+            if orbit is not None and orbit != facing:  # it was going round the other way: a
+                r, lead = charge_ahead(metres, bearing, orbit, THINK_S + FIRE_S)  # charge
+            elif orbit is None and facing * bearing < 0 and metres > CHARGE_FROM_M:
+                r, lead = metres - WOLF_MS * (THINK_S + FIRE_S), bearing  # running in
+            else:
+                r, lead = stalk_ahead(metres, bearing, facing, THINK_S + FIRE_S)
+            inward = facing * bearing < 0 or abs(bearing) < 3.0
+            # known ways round first, then those heading out (going round), then the nearest
+            plans.append(((orbit is None, inward and orbit is None, metres), r, lead, metres,
+                          bearing, facing))  # fmt: skip
+        if not plans:
             return None
-        metres, bearing = min(seen)
-        world = self.yaw + bearing
-        prev = min(last, key=lambda wm: abs(wm[0] - world)) if last else None
-        top = math.degrees(WOLF_MS / metres) * self.since + 2.0
-        lead, aim_m = bearing, metres
-        if prev is not None and abs(prev[0] - world) <= top:
-            if prev[1] - metres > CHARGE_STEP_M:  # running in: straight on, to bite
-                aim_m = BITE_AIM_M
-            else:  # circling: on round
-                lead = bearing + (world - prev[0]) / self.since * (THINK_S + FIRE_S)
-        elif metres < CHARGE_M / 2:
-            aim_m = BITE_AIM_M
-        if abs(lead) > SHOOT_MAX_DEG + 4:
-            return call("turn", degree=round(lead, 1))
-        if self.in_line(lead, metres, friends):
+        follow = None
+        for _, r, lead, metres, bearing, facing in sorted(plans, key=lambda p: p[0]):
+            if abs(lead) > SHOOT_MAX_DEG + 4:
+                if follow is None:
+                    _, ahead = stalk_ahead(metres, bearing, facing, THINK_S + CALL_S["turn"])
+                    follow = call("turn", degree=round(ahead, 1))
+                continue
+            if self.in_line(lead, r, friends):
+                continue
+            x = W / 2 - 0.5 + f * math.tan(math.radians(lead))
+            y = self.row(H, W, r * math.cos(math.radians(lead)), AIM_M["wolf"])
+            if self.blocked(obs, x, y):
+                continue
+            return self.shoot(x, y, H, W)
+        return follow
+
+    @staticmethod
+    def blocked(obs: np.ndarray, x: float, y: float, reach: int = BLOCK_PX) -> bool:
+        """Whether a horse's brown coat shows about screen point (x, y) in the view: a shot
+        there would hit it (horses stand where they stood)."""
+        H, W = obs.shape[:2]
+        s = W / 320.0
+        xa, xb = max(0, int(x - reach * s)), min(W, int(x + reach * s) + 1)
+        ya, yb = max(0, int(y - 3 * reach * s)), min(int(0.82 * H), int(y + 3 * reach * s) + 1)
+        f = obs[ya:yb, xa:xb, :3].astype(np.int16)
+        r, g, b = f[..., 0], f[..., 1], f[..., 2]
+        # brown: green well above blue (a red wash keeps that), well below red (not an eye)
+        warm = (g - b > 12) & (4 * g < 3 * r)
+        return bool(warm.any())
+
+    def at_wall(self, obs: np.ndarray, dots: list[vision.Blip], friends: list[vision.Blip]) -> str:
+        """With a rock wall at the back: face where most red dots crowd (wolves going round
+        the player are stopped where their circle meets the wall) and shoot the nearest wolf
+        there where it stands (held up by the wall, or running in straight along that line)."""
+        H, W = obs.shape[:2]
+        f = self.focal(W)
+        worlds = [self.yaw + d.bearing for d in dots]
+
+        def crowd(a: float) -> int:
+            return sum(abs(wrap(w - a)) < CROWD_SPREAD_DEG for w in worlds)
+
+        side = max(worlds, key=lambda a: (crowd(a), -abs(wrap(a - self.yaw))), default=self.yaw)
+        off = wrap(side - self.yaw)
+        horizon = H / 2.0 + f * math.tan(math.radians(self.pitch))
+        best = None
+        for fig in vision_view.wolf_figures(obs, horizon):
+            metres = self.wolf_metres(fig.box, horizon, H, W)
+            if metres is None or metres > WOLF_FAR_M:
+                continue
+            if fig.box.left == 0 or fig.box.right == W:  # cut off by the view's edge
+                continue
+            bearing = math.degrees(math.atan2(fig.box.x + 0.5 - W / 2, f))
+            aim_m = min(metres, CROWD_AIM_M)
+            if metres < BACKING_M:  # near: it has just bitten and backs off round the player
+                aim_m, bearing = stalk_ahead(metres, bearing, fig.facing, THINK_S + FIRE_S)
+                if abs(bearing) > SHOOT_MAX_DEG:
+                    continue
+            key = (abs(wrap(self.yaw + bearing - side)) > CROWD_SPREAD_DEG, metres)
+            if best is None or key < best[0]:
+                best = (key, aim_m, bearing)
+        if best is None or best[0][0] and abs(off) > SHOOT_MAX_DEG:
+            if abs(off) > 3.0:
+                return call("turn", degree=round(off, 1))
+            return call("wait", duration=0.3)
+        _, metres, bearing = best
+        if self.in_line(bearing, metres, friends):
+            return call("wait", duration=0.3)
+        x = W / 2 - 0.5 + f * math.tan(math.radians(bearing))
+        y = self.row(H, W, metres * math.cos(math.radians(bearing)), AIM_M["wolf"])
+        if self.blocked(obs, x, y):
+            return call("wait", duration=0.3)
+        return self.shoot(x, y, H, W)
+
+    def to_wall(self, mm: np.ndarray) -> str | None:
+        """A walk to the nearest rock wall on the minimap (wolves circling the player there are
+        stopped by it and crowd where their circle meets it); None once there (the wall's
+        bearing kept) or when there is none near."""
+        rock = vision_view.nearest_rock(mm)
+        if rock is None:
             return None
-        x = W / 2 - 0.5 + f * math.tan(math.radians(lead))
-        return self.shoot(x, self.row(H, W, aim_m, AIM_M["wolf"]), H, W)
+        bearing, share = rock
+        metres = share * minimap.VIEW_FOOT_M - ROCK_INSET_M
+        if metres <= WALL_AT_M or self.walks >= WALL_WALKS:
+            self.wall = self.yaw + bearing
+            return None
+        if metres > WALL_FAR_M:
+            return None
+        self.walks += 1
+        return call("turn_and_move_forward", degree=round(bearing, 1),
+                    duration=round(min(3.0, metres / WALK_MS + 0.4), 2))  # fmt: skip
+
+    @staticmethod
+    def orbit_of(world: float, last: list[tuple[float, float, int]]) -> int | None:
+        """The way round (+1: bearing growing) of the wolf at world bearing ``world``, from the
+        wolves of the last frame: one that stalked towards here (between where it was and where
+        it would have come to, the way it faced) is this one; None when none or two fit."""
+        fits = set()
+        for then, nxt, facing in last:
+            a, b = (then, nxt) if facing > 0 else (nxt, then)
+            if a - TRACK_DEG <= world <= b + TRACK_DEG:
+                fits.add(facing)
+        return fits.pop() if len(fits) == 1 else None
+
+    def wolf_metres(
+        self, box: vision_view.ScreenBlob, horizon: float, H: int, W: int
+    ) -> float | None:
+        """How far (m) a wolf's figure is, by its height (ears to paws) where the figure ends
+        above the subtitles, else by how far below the horizon its ears show; None when the
+        figure is not a wolf's shape there (a ledge of snow, a fogged rock face)."""
+        f = self.focal(W)
+        below = box.top - horizon
+        if below < 1.0:
+            return None
+        depth = f * (EYE_M - EARS_M) / below
+        if box.bottom < int(0.82 * H) - 1:  # the paws show
+            by_height = f * EARS_M / max(1, box.height)
+            if not 0.6 < depth / by_height < 1.7:
+                return None
+            depth = by_height
+        return depth * math.hypot(f, box.x + 0.5 - W / 2) / f  # depth along the view to metres
 
     def at_bandana(
         self, obs: np.ndarray, dots: list[vision.Blip], friends: list[vision.Blip]
@@ -282,22 +480,3 @@ class Gunfight:
         self.pitch = min(max(self.pitch - round(dp * py) / py, -PITCH_LIMIT), PITCH_LIMIT)
         self.shot = True
         return call("shoot", x=int(x), y=int(y))
-
-    def find_wolf(self, obs: np.ndarray, bearing: float, metres: float) -> float | None:
-        """The column of a wolf's coat near where its dot (``bearing``, ``metres``) puts it, or
-        None when none shows there."""
-        H, W = obs.shape[:2]
-        f = self.focal(W)
-        xa = W / 2.0 + f * math.tan(math.radians(bearing - SEARCH_DEG))
-        xb = W / 2.0 + f * math.tan(math.radians(bearing + SEARCH_DEG))
-        near = max(1.0, metres - 2.0)
-        top, bottom = self.row(H, W, near, BODY_M["wolf"] + 0.2), self.row(H, W, near, -0.1)
-        x0, x1 = max(0, int(xa)), min(W, int(math.ceil(xb)) + 1)
-        y0, y1 = max(0, int(top)), min(int(0.82 * H), int(math.ceil(bottom)) + 1)
-        if x1 - x0 < 2 or y1 - y0 < 2:
-            return None
-        mask = figure_mask(obs[y0:y1, x0:x1], "wolf")
-        if int(mask.sum()) < MIN_FIGURE:
-            return None
-        _, xs = np.nonzero(mask)
-        return x0 + float(np.median(xs))

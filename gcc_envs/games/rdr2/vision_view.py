@@ -184,3 +184,136 @@ def hit_marker(frame: np.ndarray, inner: int = 5, outer: int = 14, base_h: int =
         if not any(lum[cy + sy * d, cx + sx * d] >= 250 for d in ks):
             return False
     return True
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A wolf's figure in the view: its box, and the way its head points (+1 right, -1 left):
+    the side-view art faces the way the animal runs across the view."""
+
+    box: ScreenBlob
+    facing: int
+
+
+#: The red the view is washed with when the player is hurt, towards its corners.
+HURT_RED = 170
+
+
+def hurt_reach(height: int, width: int) -> np.ndarray:
+    """(H, W) weight of the red wash at each pixel when it is at its strongest: 0 about the
+    middle, 1 in the corners.
+
+    >>> v = hurt_reach(90, 160); float(v[45, 80]), float(v[0, 0]) > 0.95
+    (0.0, True)
+    """
+    y = (np.arange(height, dtype=np.float32) + 0.5) / height * 2.0 - 1.0
+    x = (np.arange(width, dtype=np.float32) + 0.5) / width * 2.0 - 1.0
+    r = np.sqrt(x[None, :] ** 2 + y[:, None] ** 2) / math.sqrt(2.0)
+    return np.clip((r - 0.35) / 0.65, 0.0, 1.0) ** 1.5
+
+
+def wolf_mask(frame: np.ndarray) -> np.ndarray:
+    """Pixels of a wolf's coat: a cool grey, its blue a little above its green (rock is a warm
+    grey, snow far brighter, the horses brown), seen through the red wash of a hurt view (a
+    grey's red above its green is the wash, no more than reaches that pixel).
+
+    >>> f = np.array([[[133, 133, 137], [133, 131, 128], [222, 226, 234], [70, 70, 76]]], np.uint8)
+    >>> wolf_mask(f).tolist()
+    [[True, False, False, True]]
+    """
+    return _wolf_coat(frame)[0]
+
+
+def _wolf_coat(frame: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`wolf_mask`, and each pixel's green before the wash (in steps of 3 levels)."""
+    H, W = frame.shape[:2]
+    f = frame[..., :3].astype(np.float32)
+    r, g, b = f[..., 0], f[..., 1], f[..., 2]
+    wash = np.clip((r - g) / HURT_RED, 0.0, 0.9)
+    keep = 1.0 - wash
+    g0, b0 = g / keep, b / keep  # the colours before the wash
+    bright = 2.0 * g0 + b0
+    mask = (
+        (r - g >= -3.0)
+        & (wash <= hurt_reach(H, W) + 0.02)
+        & (b0 - g0 >= 1.5)
+        & (b0 - g0 <= 12.5)
+        & (bright > 120)
+        & (bright < 570)
+    )
+    return mask, np.round(g0 / 3.0).astype(np.int16)
+
+
+def wolf_figures(
+    frame: np.ndarray,
+    horizon: float,
+    min_area: int = 12,
+    min_height: int = 4,
+    min_flat: float = 0.4,
+) -> list[Figure]:
+    """The wolves standing below the view's ``horizon`` row (a wolf is lower than the eye, so
+    its whole figure lies below it; far rock and ledges of snow reach above), out of the HUD's
+    corners and subtitles, largest (nearest) first, with the way each faces (its ears and head
+    are the top of its figure, at one end). A coat is painted flat: at least ``min_flat`` of a
+    figure's pixels share one colour (fogged rock far off is speckled).
+
+    >>> f = np.full((90, 160, 3), 224, np.uint8); f[60:70, 40:60] = (133, 133, 137)
+    >>> f[56:60, 54:58] = (70, 70, 76)  # the ears, at the right
+    >>> [(w.box.left, w.box.top, w.box.width, w.facing) for w in wolf_figures(f, 45.0)]
+    [(40, 56, 20, 1)]
+    """
+    H, W = frame.shape[:2]
+    mask, shade = _wolf_coat(frame)
+    mask[: max(0, int(math.floor(horizon)) + 1)] = False
+    mask[: int(0.3 * H), : int(0.36 * W)] = False  # the tutorial box
+    mask[int(0.62 * H) :, : int(0.175 * W)] = False  # the cores and the minimap
+    mask[int(0.82 * H) :] = False  # subtitles and prompts
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
+    out = []
+    for i in range(1, n):
+        x, y, w, h, a = (int(v) for v in stats[i])
+        if a < min_area or h < min_height or w < h:  # a wolf is seen from its side
+            continue
+        pixels = shade[y : y + h, x : x + w][labels[y : y + h, x : x + w] == i]
+        _, counts = np.unique(pixels, return_counts=True)
+        if counts.max() < min_flat * a:  # fogged rock is speckled, a coat flat
+            continue
+        top = labels[y : y + max(1, h // 4), x : x + w] == i
+        cols = np.nonzero(top.any(axis=0))[0]
+        head = (cols.mean() if cols.size else (w - 1) / 2.0) - (w - 1) / 2.0
+        out.append(Figure(ScreenBlob(x, y, x + w, y + h, a), 1 if head >= 0 else -1))
+    return sorted(out, key=lambda f: -f.box.area)
+
+
+#: The minimap's colour of rock walls (``sim/minimap.py``'s ``WALL_COLORS``), painted with up
+#: to 3/16 of the view behind showing through.
+MAP_ROCK = (104, 102, 100)
+
+
+def nearest_rock(
+    minimap: np.ndarray, tol: int = 10, min_px: int = 15
+) -> tuple[float, float] | None:
+    """(bearing in degrees right of ahead, share of the minimap's radius) of the nearest rock
+    wall on the minimap (a crop centred on the player, heading up), or None when none shows:
+    its nearest pixel that has at least ``min_px`` rock pixels in the 5×5 about it (not the
+    blended rims of the dots and the arrow).
+
+    >>> m = np.full((47, 47, 3), 224, np.uint8); m[:, 30:] = MAP_ROCK
+    >>> b, d = nearest_rock(m); round(b), round(d, 2)
+    (90, 0.3)
+    """
+    from gcc_envs.games.rdr2.vision import colour_mask
+
+    h, w = minimap.shape[:2]
+    mask = colour_mask(minimap, MAP_ROCK, tol, 3 / 16) & colour_mask(minimap, MAP_ROCK, tol + 30)
+    near = cv2.blur(mask.astype(np.float32), (5, 5)) * 25.0 >= min_px - 0.5
+    ys, xs = np.nonzero(mask & near)
+    if xs.size == 0:
+        return None
+    cx, cy, half = (w - 1) / 2.0, (h - 1) / 2.0, min(w, h) / 2.0
+    d = np.hypot(xs - cx, ys - cy)
+    ok = d <= 0.97 * half
+    if not ok.any():
+        return None
+    i = int(np.argmin(np.where(ok, d, np.inf)))
+    return math.degrees(math.atan2(xs[i] - cx, -(ys[i] - cy))), float(d[i] / half)

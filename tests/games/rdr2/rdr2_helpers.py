@@ -38,3 +38,26 @@ def face(sim: RDR2Sim, x: float, y: float) -> None:
     """Turn the player toward the point ``(x, y)`` (set directly, no mouse)."""
     p = sim.state.player
     p.yaw_deg = geo.heading(x - p.x, y - p.y)
+
+
+def play_frame_only(task: str, seed: int, size: tuple[int, int] = (180, 320)) -> bool:
+    """One checkpoint (``"mission1:lead_horse"``) played by the frame-only player through
+    ``UseSkills`` under the evaluation's latency; whether it succeeded."""
+    import gymnasium as gym
+
+    from agents.scripted import ScriptedPolicy
+    from gcc_envs.games.rdr2.tasks import EVAL_KWARGS, MAX_STEPS
+    from wrappers import UseSkills
+
+    env = UseSkills(gym.make(f"GCC/RDR2-Mission{task[7]}", task=task, obs_size=size, **EVAL_KWARGS))
+    pol = ScriptedPolicy(env.unwrapped, privileged=False)
+    obs, info = env.reset(seed=seed)
+    pol.reset(info)
+    try:
+        for _ in range(MAX_STEPS):
+            obs, _, term, trunc, info = env.step(pol.act(obs, info))
+            if term or trunc:
+                break
+    finally:
+        env.close()
+    return bool(info["success"])

@@ -6,18 +6,14 @@ from __future__ import annotations
 
 import math
 
-import gymnasium as gym
 import numpy as np
 import pytest
-from rdr2_helpers import face, make
+from rdr2_helpers import face, make, play_frame_only
 
 import gcc_envs  # noqa: F401  (registers the ids)
-from agents.scripted import ScriptedPolicy
 from agents.scripted.rdr2_eyes_horse import HorseErrands, doorway, horse_in_view
 from agents.scripted.rdr2_nav import relative_bearing
-from gcc_envs.games.rdr2.tasks import EVAL_KWARGS, MAX_STEPS
 from gcc_envs.games.rdr2.vision import HudColours
-from wrappers import UseSkills
 
 H, W = 180, 320
 
@@ -67,27 +63,9 @@ def test_johns_start_lies_behind_the_player_where_the_probe_heads() -> None:
     assert abs(relative_bearing(p.x, p.y, p.yaw_deg, john.x, john.y)) > 60.0
 
 
-def play(task: str, seed: int) -> bool:
-    """The frame-only player through ``UseSkills`` under the evaluation's latency."""
-    env = UseSkills(
-        gym.make(f"GCC/RDR2-Mission{task[7]}", task=task, obs_size=(H, W), **EVAL_KWARGS)
-    )
-    pol = ScriptedPolicy(env.unwrapped, privileged=False)
-    obs, info = env.reset(seed=seed)
-    pol.reset(info)
-    try:
-        for _ in range(MAX_STEPS):
-            obs, _, term, trunc, info = env.step(pol.act(obs, info))
-            if term or trunc:
-                break
-    finally:
-        env.close()
-    return bool(info["success"])
-
-
 @pytest.mark.parametrize(
     ("task", "seed"),
     [("mission1:lead_horse", 901), ("mission2:carry_john", 901)],
 )
 def test_the_frame_only_player_wins_these_checkpoints_on_a_fixed_seed(task: str, seed: int) -> None:
-    assert play(task, seed)
+    assert play_frame_only(task, seed, (H, W))

@@ -5,14 +5,12 @@ from __future__ import annotations
 
 import math
 
-import gymnasium as gym
 import numpy as np
 import pytest
-from rdr2_helpers import face, make
+from rdr2_helpers import face, make, play_frame_only
 
 import gcc_envs  # noqa: F401  (registers the ids)
-from agents.scripted import ScriptedPolicy
-from agents.scripted.rdr2_eyes_fight import bandanas
+from agents.scripted.rdr2_eyes_fight import Gunfight, bandanas
 from agents.scripted.rdr2_eyes_house import wooden_fronts
 from agents.scripted.rdr2_eyes_shop import (
     SUPPLY_ROWS,
@@ -21,11 +19,11 @@ from agents.scripted.rdr2_eyes_shop import (
     shop_rows,
     store_door,
 )
-from gcc_envs.games.rdr2 import vision_view
+from gcc_envs.games.rdr2 import vision, vision_view
 from gcc_envs.games.rdr2.sim import geometry as geo
+from gcc_envs.games.rdr2.sim import minimap
 from gcc_envs.games.rdr2.sim.state import CELL_M
-from gcc_envs.games.rdr2.tasks import EVAL_KWARGS, MAX_STEPS
-from wrappers import UseSkills
+from gcc_envs.games.rdr2.skills import sim_minimap
 
 H, W = 180, 320
 
@@ -112,22 +110,47 @@ def test_hit_marker_is_read_only_while_it_shows() -> None:
     assert vision_view.hit_marker(sim.render(H, W))
 
 
-def play(task: str, seed: int) -> bool:
-    """The frame-only player through ``UseSkills`` under the evaluation's latency."""
-    env = UseSkills(
-        gym.make(f"GCC/RDR2-Mission{task[7]}", task=task, obs_size=(H, W), **EVAL_KWARGS)
-    )
-    pol = ScriptedPolicy(env.unwrapped, privileged=False)
-    obs, info = env.reset(seed=seed)
-    pol.reset(info)
-    try:
-        for _ in range(MAX_STEPS):
-            obs, _, term, trunc, info = env.step(pol.act(obs, info))
-            if term or trunc:
-                break
-    finally:
-        env.close()
-    return bool(info["success"])
+def test_wolf_figures_tell_a_wolfs_distance_and_way_even_when_hurt() -> None:
+    sim = make("mission2", "kill_wolves", seed=901, vary=True)
+    s = sim.state
+    p = s.player
+    wolves = [n for n in s.npcs.values() if n.kind == "wolf"]
+    p.x, p.y, p.pitch_deg = 60.0, 56.0, 0.0
+    wolf = wolves[0]
+    wolf.x, wolf.y = p.x - 7.0, p.y  # 7 m off, on open snow
+    for k, other in enumerate(wolves[1:]):  # the others behind the player
+        other.x, other.y = p.x + 3.0, p.y + 0.6 * k
+    face(sim, wolf.x, wolf.y)
+    p.yaw_deg -= 25.0  # the wolf 25 degrees right of ahead, where a red wash reaches
+    for heading, way in ((p.yaw_deg + 90.0, 1), (p.yaw_deg - 90.0, -1)):
+        wolf.yaw_deg = heading  # running right, then left, across the view
+        for flash in (0.0, 1.0):
+            s.ui.damage_flash = flash
+            frame = sim.render(H, W)
+            figs = vision_view.wolf_figures(frame, H / 2.0)
+            assert len(figs) == 1
+            fig = figs[0]
+            bearing = math.degrees(math.atan2(fig.box.x + 0.5 - W / 2, Gunfight().focal(W)))
+            assert abs(bearing - 25.0) < 2.0 and fig.facing == way
+            metres = Gunfight().wolf_metres(fig.box, H / 2.0, H, W)
+            assert metres is not None and abs(metres - 7.0) < 1.0
+    p.yaw_deg += 180.0  # away: rock and snow only
+    s.ui.damage_flash = 0.0
+    assert not vision_view.wolf_figures(sim.render(H, W), H / 2.0)
+
+
+def test_nearest_rock_on_the_minimap_points_at_the_wall() -> None:
+    sim = make("mission2", "kill_wolves", seed=901, vary=True)
+    p = sim.state.player
+    p.x, p.y = 69.0, 50.0  # a metre from the clearing's east wall (x = 70 m)
+    for yaw, want in ((0.0, 0.0), (90.0, -90.0), (180.0, 180.0)):
+        p.yaw_deg = yaw
+        frame = sim.render(H, W)
+        rock = vision_view.nearest_rock(vision.minimap_crop(frame, sim_minimap(H, W)))
+        assert rock is not None
+        bearing, share = rock
+        assert abs((bearing - want + 180.0) % 360.0 - 180.0) < 25.0
+        assert share * minimap.VIEW_FOOT_M < 6.0  # near (read a few pixels inside it)
 
 
 @pytest.mark.parametrize(
@@ -136,7 +159,8 @@ def play(task: str, seed: int) -> bool:
         ("mission1:search_house", 901),
         ("mission3:buy_supplies", 905),
         ("mission1:protect_dutch", 902),
+        ("mission2:kill_wolves", 913),
     ],
 )
 def test_the_frame_only_player_wins_these_checkpoints_on_a_fixed_seed(task: str, seed: int) -> None:
-    assert play(task, seed)
+    assert play_frame_only(task, seed, (H, W))
