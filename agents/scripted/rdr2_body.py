@@ -40,6 +40,20 @@ def call(name: str, /, **kwargs: Any) -> str:
     return f"{name}({', '.join(parts)})"
 
 
+def leg(bearing: float, metres: float, speed: float, min_s: float = 0.2) -> str:
+    """One call towards something ``metres`` away at ``bearing`` (degrees, right positive):
+    a turn first when it is behind (a leg straight off would walk away), else a turn and a
+    walk of the time the distance takes at ``speed`` m/s (``min_s`` to 2 s).
+
+    >>> leg(30.0, 4.5, 3.0), leg(150.0, 4.5, 3.0)
+    ('turn_and_move_forward(degree=30.0, duration=1.5)', 'turn(degree=150.0)')
+    """
+    if abs(bearing) > 100:
+        return call("turn", degree=round(bearing, 1))
+    dur = min(2.0, max(min_s, metres / speed))
+    return call("turn_and_move_forward", degree=round(bearing, 1), duration=dur)
+
+
 class RDR2Body:
     """State access, geometry on the state, and moving one skill call per step."""
 

@@ -44,7 +44,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.scripted.rdr2_body import call
+from agents.scripted.rdr2_body import call, leg
 from agents.scripted.rdr2_eyes_fight import Gunfight
 from agents.scripted.rdr2_eyes_horse import HorseErrands
 from agents.scripted.rdr2_eyes_house import HouseSearch
@@ -318,11 +318,7 @@ class RDR2Eyes:
                 FOOT_SPEED,
             )
         )
-        metres = dot.distance * view
-        dur = min(2.0, max(0.2, (metres - stop_m) / speed))
-        if abs(dot.bearing) > 100:  # turn first: a leg straight off would walk away
-            return call("turn", degree=round(dot.bearing, 1))
-        return call("turn_and_move_forward", degree=round(dot.bearing, 1), duration=dur)
+        return leg(dot.bearing, dot.distance * view - stop_m, speed)
 
 
 __all__ = ["RDR2Eyes", "objective", "read_prompts"]

@@ -39,6 +39,7 @@ import numpy as np
 from agents.scripted.rdr2_body import call
 from gcc_envs.games.rdr2 import vision, vision_view
 from gcc_envs.games.rdr2.live import SIM_CAMERA
+from gcc_envs.games.rdr2.sim import geometry as geo
 from gcc_envs.games.rdr2.sim import minimap
 
 #: Eye height (m) on foot; the height (m) aimed at, by foe.
@@ -162,11 +163,6 @@ def charge_ahead(metres: float, bearing: float, orbit: int, seconds: float) -> t
     if arrive >= seconds:
         return metres - WOLF_MS * seconds, bearing
     return stalk_ahead(BITE_STOP_M, bearing, orbit, seconds - arrive)
-
-
-def wrap(deg: float) -> float:
-    """An angle in degrees brought into [-180, 180)."""
-    return (deg + 180.0) % 360.0 - 180.0
 
 
 class Gunfight:
@@ -330,10 +326,12 @@ class Gunfight:
         worlds = [self.yaw + d.bearing for d in dots]
 
         def crowd(a: float) -> int:
-            return sum(abs(wrap(w - a)) < CROWD_SPREAD_DEG for w in worlds)
+            return sum(abs(geo.angle_diff(w, a)) < CROWD_SPREAD_DEG for w in worlds)
 
-        side = max(worlds, key=lambda a: (crowd(a), -abs(wrap(a - self.yaw))), default=self.yaw)
-        off = wrap(side - self.yaw)
+        side = max(
+            worlds, key=lambda a: (crowd(a), -abs(geo.angle_diff(a, self.yaw))), default=self.yaw
+        )
+        off = geo.angle_diff(side, self.yaw)
         horizon = H / 2.0 + f * math.tan(math.radians(self.pitch))
         best = None
         for fig in vision_view.wolf_figures(obs, horizon):
@@ -348,7 +346,7 @@ class Gunfight:
                 aim_m, bearing = stalk_ahead(metres, bearing, fig.facing, THINK_S + FIRE_S)
                 if abs(bearing) > SHOOT_MAX_DEG:
                     continue
-            key = (abs(wrap(self.yaw + bearing - side)) > CROWD_SPREAD_DEG, metres)
+            key = (abs(geo.angle_diff(self.yaw + bearing, side)) > CROWD_SPREAD_DEG, metres)
             if best is None or key < best[0]:
                 best = (key, aim_m, bearing)
         if best is None or best[0][0] and abs(off) > SHOOT_MAX_DEG:

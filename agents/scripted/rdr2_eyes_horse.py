@@ -30,9 +30,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.scripted.rdr2_body import call
+from agents.scripted.rdr2_body import call, leg
 from gcc_envs.games.rdr2 import vision, vision_view
 from gcc_envs.games.rdr2.live import SIM_CAMERA
+from gcc_envs.games.rdr2.sim import geometry as geo
 from gcc_envs.games.rdr2.sim.minimap import VIEW_FOOT_M
 
 #: The barn horse's coat (RGB) as the view paints it, and how far a pixel may stray from it.
@@ -104,10 +105,6 @@ def doorway(frame: np.ndarray) -> float | None:
         return None
     yaw, _ = vision.angle_to_point(best, H / 2.0, W, H, SIM_CAMERA.hfov_deg)
     return yaw
-
-
-def _wrap(deg: float) -> float:
-    return (deg + 180.0) % 360.0 - 180.0
 
 
 class HorseErrands:
@@ -198,7 +195,10 @@ class HorseErrands:
                 return self._along_wall()
         marker = vision.blips(mm, colours.objective, colours, min_area=2)
         if marker and route is not None:  # the line bends (round a wall): along it
-            if marker[0].distance > FAR_END or abs(_wrap(route - marker[0].bearing)) > BENDS_DEG:
+            if (
+                marker[0].distance > FAR_END
+                or abs(geo.angle_diff(route, marker[0].bearing)) > BENDS_DEG
+            ):
                 return call("navigate_path", duration=20)
         if marker:  # the line's end near: straight at it and a little past (the horse trails)
             return self._leg(marker[0], OVERSHOOT_M)
@@ -221,11 +221,7 @@ class HorseErrands:
 
     @staticmethod
     def _leg(dot: vision.Blip, past_m: float) -> str:
-        if abs(dot.bearing) > 100:
-            return call("turn", degree=round(dot.bearing, 1))
-        metres = dot.distance * VIEW_FOOT_M + past_m
-        dur = min(2.0, max(0.3, metres / FOOT_SPEED))
-        return call("turn_and_move_forward", degree=round(dot.bearing, 1), duration=dur)
+        return leg(dot.bearing, dot.distance * VIEW_FOOT_M + past_m, FOOT_SPEED, min_s=0.3)
 
     # ------------------------------------------------------------ John
     def _carry(
@@ -265,18 +261,14 @@ class HorseErrands:
 
     @staticmethod
     def _carry_leg(dot: vision.Blip, stop_m: float) -> str:
-        if abs(dot.bearing) > 100:
-            return call("turn", degree=round(dot.bearing, 1))
-        metres = dot.distance * VIEW_FOOT_M
-        dur = min(2.0, max(0.3, (metres - stop_m) / CARRY_SPEED))
-        return call("turn_and_move_forward", degree=round(dot.bearing, 1), duration=dur)
+        return leg(dot.bearing, dot.distance * VIEW_FOOT_M - stop_m, CARRY_SPEED, min_s=0.3)
 
     def _find_john(self, mm: np.ndarray, route: float | None, colours: vision.HudColours) -> str:
         """A short leg towards where John lies: a blue dot well off the route line (Javier
         walks along it), else back along the line's start and a little to its side."""
         allies = vision.blips(mm, colours.ally, colours, min_area=2)
         if route is not None:
-            off = [a for a in allies if abs(_wrap(a.bearing - route)) > OFF_LINE_DEG]
+            off = [a for a in allies if abs(geo.angle_diff(a.bearing, route)) > OFF_LINE_DEG]
             off = [a for a in off if a.distance < 0.4]
             if off:
                 dot = off[0]
@@ -285,7 +277,7 @@ class HorseErrands:
         if k == 0 and route is not None:
             return call(
                 "turn_and_move_forward",
-                degree=round(_wrap(route + 180.0 + JOHN_OFF_DEG), 1),
+                degree=round(geo.angle_diff(route + 180.0 + JOHN_OFF_DEG, 0.0), 1),
                 duration=PROBE_S,
             )
         if k < PROBES:

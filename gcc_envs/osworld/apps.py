@@ -24,11 +24,11 @@ from importlib import resources
 from gcc_envs.core.toml_data import tomllib
 from gcc_envs.errors import DataError
 from gcc_envs.games.toml_data import Entry
+from gcc_envs.osworld.taskfile import OSWORLD_HOME
 
 _FILE = "gcc_envs/osworld/data/apps.toml"
-#: The home task files name (OSWorld's VM user), and the placeholder of a window titled by
-#: the folder it shows.
-HOME, FOLDER = "/home/user", "{folder}"
+#: The placeholder of a window titled by the folder it shows.
+FOLDER = "{folder}"
 
 
 @dataclass(frozen=True)
@@ -58,7 +58,7 @@ class App:
             return name in self.names
         return name in self.names or re.search(self.window, name) is not None
 
-    def window_for(self, task_argv: list[str], home: str = HOME) -> str:
+    def window_for(self, task_argv: list[str], home: str = OSWORLD_HOME) -> str:
         """The pattern the window a launch of ``task_argv`` opens is titled by: ``window``,
         with ``{folder}`` the name of the last folder the command names (the home, or none:
         ``Home``), as the file manager titles its window.
@@ -72,7 +72,7 @@ class App:
             return self.window
         paths = [a.rstrip("/") for a in task_argv[1:] if not a.startswith("-")]
         name = "Home"
-        if paths and paths[-1] not in ("", "~", home, HOME):
+        if paths and paths[-1] not in ("", "~", home, OSWORLD_HOME):
             name = paths[-1].rsplit("/", 1)[-1]
         return self.window.replace(FOLDER, re.escape(name))
 

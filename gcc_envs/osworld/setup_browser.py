@@ -23,7 +23,7 @@ from gcc_envs.errors import GCCError
 from gcc_envs.osworld import chrome_history
 from gcc_envs.osworld.apps import find_app
 from gcc_envs.osworld.commands import COMMAND_TIMEOUT_S, CommandError
-from gcc_envs.osworld.getters_chrome import HISTORY, PROFILE
+from gcc_envs.osworld.getters_chrome import HISTORY
 from gcc_envs.osworld.runtime import Episode
 
 #: How long a closed window may take to go (its program saving first).
@@ -138,12 +138,12 @@ def update_browse_history(ep: Episode, history: Any = None, **_: Any) -> None:
     db = ep.home / HISTORY
     if not db.exists():
         chrome = find_app("google-chrome")
-        ended = ep.run_program([chrome.program, "--headless=new",
-                                f"--user-data-dir={ep.home / PROFILE}", "--no-first-run",
-                                "--no-default-browser-check", "--disable-gpu", "--no-sandbox",
-                                "--disable-dev-shm-usage", "--disable-background-networking",
-                                "--disable-component-update", "--password-store=basic",
-                                "--dump-dom", "about:blank"], COMMAND_TIMEOUT_S)  # fmt: skip
+        # the task's Chromium command line (its profile folder and flags), headless, one page
+        # and no DevTools port (with one, a headless Chromium waits for a client, not exiting)
+        argv = [a for a in chrome.argv(["google-chrome"], home=str(ep.home))
+                if not a.startswith("--remote-debugging")]  # fmt: skip
+        ended = ep.run_program([*argv, "--headless=new", "--dump-dom", "about:blank"],
+                               COMMAND_TIMEOUT_S)  # fmt: skip
         if not db.exists():
             why = "it ran past the deadline" if not ended else "it ended without one"
             raise CommandError(f"update_browse_history: a headless Chromium made no History ({why})")  # fmt: skip
