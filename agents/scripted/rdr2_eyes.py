@@ -50,6 +50,7 @@ from agents.scripted.rdr2_eyes_horse import HorseErrands
 from agents.scripted.rdr2_eyes_house import HouseSearch
 from agents.scripted.rdr2_eyes_shop import ShopTrip, shop_open
 from gcc_envs.games.rdr2 import vision, vision_view
+from gcc_envs.games.rdr2.sim import geometry as geo
 from gcc_envs.games.rdr2.sim import hud, minimap, text
 from gcc_envs.games.rdr2.skills import sim_minimap
 
@@ -76,8 +77,10 @@ MIN_SCORE = 70.0
 FOOT_SPEED, RIDE_SPEED, MOUNT_M = 3.0, 6.0, 1.8
 #: A dot nearer than this (share of the minimap's radius) may hide under the arrow next.
 NEAR_DOT = 0.15
-#: Mean change (grey levels) of the minimap under which a guided walk got nowhere.
-STUCK_DIFF = 2.0
+#: Mean change (grey levels) of the minimap under which a guided walk got nowhere; a walk
+#: whose minimap matches one of the last this many walks' goes round in a loop (a skill that
+#: steers back and forth before a ledge).
+STUCK_DIFF, LOOP_WALKS = 2.0, 3
 #: The route line's end (share of the minimap's radius) that counts as inside the house.
 HOUSE_NEAR = 0.15
 #: Below this share of sky at the top of the view, the player is under a roof.
@@ -93,22 +96,32 @@ RIDES = ("follow dutch", "follow javier", "return to camp")
 SELF_DOT, AHEAD_DEG = 0.1, 120.0
 #: A searched-for dot nearer than this is walked to in short steps.
 CLOSE_DOT = 0.35
+#: Degrees either side of the way the route line led within which a search's legs go (it
+#: does not walk back down the way it came).
+SEARCH_REACH = 110.0
+#: Degrees either side of ahead within which the dot a search leg went to is sought again.
+KEEP_DEG = 40.0
 #: Minimap pixels further than this (grey levels) from the ground under the player are another
 #: level, a wall, a rock or a tree.
 OTHER_GROUND = 20.0
 
 
-def open_bearing(mm: np.ndarray) -> float:
+def open_bearing(mm: np.ndarray, heading: float = 0.0, reach: float = 180.0) -> float:
     """The bearing (degrees, 0 ahead, + right; not behind) along which the minimap shows the
     ground the player stands on furthest from them (the shade of each level differs); of
-    equals, the one nearest ahead."""
+    equals, the one nearest ahead. With ``heading`` (the player's heading, degrees, from a
+    direction kept), only bearings within ``reach`` of that direction, or the nearest to it."""
     h, w = mm.shape[:2]
     grey = mm[..., :3].astype(np.float32).mean(axis=2)
     cx, cy, half = (w - 1) / 2.0, (h - 1) / 2.0, min(h, w) / 2.0
     near = vision._disc_mask(h, w, 0.2, 0.3)
     here = float(np.median(grey[near]))
-    best, best_run = 0.0, -1.0
-    for b in sorted(np.arange(-105.0, 106.0, 15.0), key=abs):
+    turns = np.arange(-105.0, 106.0, 15.0)
+    kept = [b for b in turns if abs(geo.angle_diff(heading + b, 0.0)) <= reach]
+    if not kept:
+        return float(min(turns, key=lambda b: abs(geo.angle_diff(heading + b, 0.0))))
+    best, best_run = kept[0], -1.0
+    for b in sorted(kept, key=abs):
         r, run = math.radians(b), 0.0
         for f in np.arange(0.2, 0.95, 0.03):
             x, y = int(round(cx + f * half * math.sin(r))), int(round(cy - f * half * math.cos(r)))
@@ -158,9 +171,9 @@ class RDR2Eyes:
         self.env = env
         self.goal = ""
         self.colours = vision.HudColours()
-        #: The minimap before the last guided walk (to tell when it got nowhere), and the
-        #: side the next sidestep goes.
-        self.last_map: np.ndarray | None = None
+        #: The minimaps before the last guided walks in a row (to tell when they got nowhere),
+        #: and the side the next sidestep goes.
+        self.walk_maps: list[np.ndarray] = []
         self.side = 1.0
         #: The horse's dot was last seen about to go under the player's arrow.
         self.horse_near = False
@@ -173,6 +186,10 @@ class RDR2Eyes:
         #: Blue dots walked to while searching; the route line's end was reached searching.
         self.looked = 0
         self.searching = False
+        #: The player's heading (degrees) from the one it had where the search began; the
+        #: last search leg went to a dot.
+        self.search_heading = 0.0
+        self.chasing = False
         self.target_near = False
         #: Searching a house: the player reached the route line's end inside it.
         self.house = HouseSearch()
@@ -186,12 +203,14 @@ class RDR2Eyes:
 
     def reset(self, info: dict[str, Any]) -> None:
         self.goal = objective(str(info.get("instruction", "")))
-        self.last_map = None
+        self.walk_maps = []
         self.climbed = False
         self.marker_dist = None
         self.marker_fails = 0
         self.looked = 0
         self.searching = False
+        self.search_heading = 0.0
+        self.chasing = False
         self.target_near = False
         self.house.reset()
         self.in_house = False
@@ -204,21 +223,25 @@ class RDR2Eyes:
 
     def act(self, obs: np.ndarray, info: dict[str, Any]) -> str:
         mm = vision.minimap_crop(obs, sim_minimap(*obs.shape[:2]))
-        before, self.last_map = self.last_map, None
-        if before is not None and before.shape == mm.shape:
-            moved = float(np.abs(before.astype(np.int16) - mm.astype(np.int16)).mean())
-            if moved < STUCK_DIFF:  # the map stood still: something is in the way
+        before, self.walk_maps = self.walk_maps, []
+        if before:
+            here = mm.astype(np.int16)
+            moved = min(float(np.abs(b.astype(np.int16) - here).mean()) for b in before)
+            if moved < STUCK_DIFF:  # the map stood still (or came back): something is in the way
                 if self.can("climb") and not self.climbed:  # a ledge, as like as not
                     self.climbed = True
-                    self.last_map = mm.copy()
+                    self.walk_maps = [mm.copy()]
                     return call("climb")
                 self.climbed = False
                 self.side = -self.side
+                self.search_heading += 70.0 * self.side
                 return call("turn_and_move_forward", degree=70.0 * self.side, duration=0.8)
             self.climbed = False
         step = self._act(obs, info, mm)
         if step.startswith(("follow(", "navigate_path(")):
-            self.last_map = mm.copy()
+            self.walk_maps = [*before[-(LOOP_WALKS - 1) :], mm.copy()]
+        elif self.walk_maps:  # a search leg (:meth:`_search` keeps its own map)
+            self.walk_maps = [*before[-(LOOP_WALKS - 1) :], *self.walk_maps]
         return step
 
     def _act(self, obs: np.ndarray, info: dict[str, Any], mm: np.ndarray) -> str:
@@ -285,6 +308,7 @@ class RDR2Eyes:
             return self.walk_to(marker[0], mounted, stop_m=1.0)
         if self.goal.startswith("search"):  # at the line's end: look for a blue dot
             self.searching = True
+            self.search_heading = 0.0
             return self._search(mm)
         if vision.blips(mm, self.colours.ally, self.colours):  # the way is hidden: go along
             return call("follow", duration=20)
@@ -295,18 +319,30 @@ class RDR2Eyes:
         else a leg into the most open ground on the minimap."""
         allies = vision.blips(mm, self.colours.ally, self.colours)
         ahead = [a for a in allies if a.distance > SELF_DOT and abs(a.bearing) <= AHEAD_DEG]
-        self.last_map = mm.copy()  # watch that each leg gets somewhere (a ledge: climb)
+        self.walk_maps = [mm.copy()]  # watch that each leg gets somewhere (a ledge: climb)
         near, self.target_near = self.target_near, False
         if ahead:  # the farthest one ahead (the companion stays by the line's end)
             self.looked += 1
-            dot = max(ahead, key=lambda a: a.distance)
+            # the dot walked to last, now about ahead, else the farthest (the companion stays
+            # by the line's end; the one searched for lies further on)
+            faced = [a for a in ahead if abs(a.bearing) <= KEEP_DEG] if self.chasing else []
+            dot = (
+                min(faced, key=lambda a: abs(a.bearing))
+                if faced
+                else max(ahead, key=lambda a: a.distance)
+            )
+            self.chasing = True
+            self.search_heading += dot.bearing
             if dot.distance < CLOSE_DOT:  # short steps: the dot goes under the arrow
                 self.target_near = True
                 return call("turn_and_move_forward", degree=round(dot.bearing, 1), duration=0.5)
             return self.walk_to(dot, stop_m=1.0)
+        self.chasing = False
         if near:  # the dot went under the arrow: a step on
             return call("move_forward", duration=0.4)
-        return call("turn_and_move_forward", degree=open_bearing(mm), duration=2.0)
+        turn = open_bearing(mm, self.search_heading, SEARCH_REACH)
+        self.search_heading += turn
+        return call("turn_and_move_forward", degree=turn, duration=2.0)
 
     def walk_to(self, dot: vision.Blip, mounted: bool = False, stop_m: float = MOUNT_M) -> str:
         """A leg towards a minimap dot (the minimap shows more metres when riding)."""
