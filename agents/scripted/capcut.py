@@ -179,8 +179,8 @@ ORDINALS = {"first": 1, "second": 2, "third": 3}
 
 class AddTransitionExportScript(CapCutScript):
     """Open the project the instruction names, find where the two clips named meet on the
-    timeline, drag the later one a quarter of its length onto the earlier (Shotcut makes a
-    crossfade of the overlap), export."""
+    timeline, drag the later one (held by its middle) a quarter of its length onto the
+    earlier (Shotcut makes a crossfade of the overlap), export."""
 
     def plan(self, instruction: str, frame: np.ndarray) -> Plan:
         m = re.search(r"between the (\w+) and the (\w+) videos", instruction)
@@ -195,8 +195,9 @@ class AddTransitionExportScript(CapCutScript):
         if len(ends) < k + 1:  # the clip's end and the next clip's
             return
         meet, width = ends[k - 1], ends[k] - ends[k - 1]
-        grab = self.at(meet + width // 4, TRACK_Y)
-        drop = self.at(meet, TRACK_Y)  # a quarter of the clip to the left
+        # held by its middle (near an end, a drag trims the clip instead of moving it)
+        grab = self.at(meet + width // 2, TRACK_Y)
+        drop = self.at(meet + width // 2 - width // 3, TRACK_Y)  # a third of it to the left
         yield settle([MoveTo(*grab), DragTo(*drop, "left", 1.5), Wait(1.5)])
         yield self.export("transition.mp4")
 

@@ -18,10 +18,12 @@ import gymnasium as gym
 import pytest
 from twin_fairness import TWIN_MARKS, check_scripted_fair, ci_sample, display_fixture, wrong_end
 
+import agents
 import gcc_envs  # noqa: F401 - registers the ids
 from agents.scripted.capcut import CapCutScript
 from gcc_envs import Hotkey, KeyPress, Wait
 from gcc_envs.apps.capcut import SUITE
+from gcc_envs.apps.software import fairness
 from gcc_envs.apps.software.reading import ANSWER
 from gcc_envs.apps.software.scripting import settle
 
@@ -94,3 +96,16 @@ def test_another_sticker_does_not_count(wrong):
     sticker = s.open_file(f"~/Pictures/{chosen['place']}/{chosen['pack']}/{other}.png")
     append = settle([s.click(250, 610), Wait(0.5), KeyPress("a"), Wait(1.5)])
     assert wrong_end(env, [project, track, sticker, append, s.export("other.mp4")]) == 0.0
+
+
+def test_a_transition_onto_a_three_second_clip(display):
+    """Seed 11 asks for a transition between the first two clips, the second 3 s long: a
+    drag of a quarter of it, held near its start, left no transition (a fifth of the seeds
+    failed so)."""
+    env = gym.make("GCC/CapCut-AddTransitionExport", display=display)
+    try:
+        run = fairness.run_policy(env, agents.make_policy("scripted", env), seed=11)
+    finally:
+        env.close()
+    assert (run.chosen["pair_index"], run.chosen["lengths"].split()[1]) == ("1", "3")
+    assert run.success
