@@ -1,7 +1,8 @@
 """Scripted solutions of the Chrome twins (Chromium): keyboard first, as a fluent person works.
 
 Each reads what varies from the instruction — the phrase of the article's title, the text
-to post, how many closed pages to reopen, the user, the mode — and acts through events only,
+to post, how many closed pages to reopen (or the topic of the one to find), the user and
+which of their pages, the mode and the other settings — and acts through events only,
 one step per sub-step of the task (waiting inside a step for the screen to settle). They
 never read the local web's data or the answer key. Clicks are in pixels of the twin's
 1280x800 screen, scaled to the frames the script is shown.
@@ -142,23 +143,26 @@ class OpenLastClosedPageScript(ChromeScript):
 
 
 class GoToGitHubHomepageScript(ChromeScript):
-    """The profile's address, typed (the user's handle from the instruction)."""
+    """The profile's address, typed (the user's handle from the instruction), or the
+    address of the user's repository the instruction names."""
 
     def plan(self, instruction: str, frame: np.ndarray) -> Plan:
-        m = re.search(r"navigate to (\S+)'s homepage", instruction)
-        user = m.group(1) if m else "tellarin"
-        yield self.visit(f"github.com/{user}", frame)
+        m = re.search(r"navigate to (\S+)'s (?:homepage|(\S+) repository) on", instruction)
+        user, repo = (m.group(1), m.group(2)) if m else ("tellarin", None)
+        yield self.visit(f"github.com/{user}" + (f"/{repo}" if repo else ""), frame)
 
 
 class DarkModeScript(ChromeScript):
-    """Settings > Appearance: the toggles asked for, lowest first (the home button's opens a
-    panel that moves the rows below it), the Mode list, the mode's first letter, the bookmarks
-    bar's list last (showing the bar moves the page); then wait for Chromium to write its
-    preferences (it does within about ten seconds)."""
+    """Settings > Appearance: the toggles asked for (and the side panel's list), lowest first
+    (the home button's opens a panel that moves the rows below it), the Mode list, the mode's
+    first letter, the bookmarks bar's list last (showing the bar moves the page); then wait
+    for Chromium to write its preferences (it does within about ten seconds)."""
 
     #: On chrome://settings/appearance (1280x800): the Mode list, the home button's toggle,
-    #: the bookmarks bar's list, the tab search button's and tab groups' toggles.
+    #: the bookmarks bar's list, the tab search button's, tab groups' and their automatic
+    #: pinning's toggles, the side panel's list.
     MODE, HOME, BAR, SEARCH, GROUPS = (914, 345), (1001, 402), (914, 460), (1001, 558), (1001, 607)
+    PIN, SIDE = (1001, 657), (914, 753)
     #: How far the home button's panel moves the bookmarks bar's row down.
     HOME_PANEL = 103
 
@@ -166,6 +170,11 @@ class DarkModeScript(ChromeScript):
         mode = "light" if re.search(r"\blight mode\b", instruction) else "dark"
         yield self.visit("chrome://settings/appearance", frame, quiet_s=1.0)
         toggles: list[Event] = []
+        if "side panel on the left" in instruction:
+            toggles += [self.click(*self.SIDE), Wait(0.6), KeyPress("l"), KeyPress("enter"),
+                        Wait(0.8)]  # fmt: skip
+        if "stop pinning new tab groups" in instruction:
+            toggles += [self.click(*self.PIN), Wait(0.8)]
         for phrase, at in (("hide tab groups", self.GROUPS), ("hide the tab search", self.SEARCH),
                            ("show the home button", self.HOME)):  # fmt: skip
             if phrase in instruction:

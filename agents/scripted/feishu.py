@@ -2,7 +2,7 @@
 input line (its commands, as a person types them).
 
 Each reads what varies from the instruction (the title, the message and the contact, the
-bill's folder, the status message) and acts through events only; clicks in pixels of the
+bill's path, the status message) and acts through events only; clicks in pixels of the
 twin's 1280x800 screen, scaled to the frames shown.
 """
 

@@ -2,7 +2,7 @@
 dialogs, and what the screen shows.
 
 Each reads what varies from the instruction (the address, the subject, the text, the bill's
-folder) and finds on the frame what moves: the junk folder by its red flame icon in the
+path) and finds on the frame what moves: the junk folder by its red flame icon in the
 folder list, a message card by its blue subject line (the exact subject is the narrowest
 line among the quick filter's hits: every look-alike holds it and says more). Events only;
 clicks in pixels of the twin's 1280x800 screen, scaled to the frames shown.

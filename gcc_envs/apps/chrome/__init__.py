@@ -16,7 +16,7 @@ from gcc_envs.core.spec import SuiteSpec
 SUITE = SuiteSpec(
     key="chrome",
     title="Chrome",
-    version=1,  # the ids' -vN: bump on a change that alters results (card: Version History)
+    version=2,  # the ids' -vN: bump on a change that alters results (card: Version History)
     tasks=load_tasks(Path(__file__).parent / "data" / "tasks.toml"),
     checkers="gcc_envs.apps.chrome.checkers",
     programs=("chromium", "openssl"),

@@ -72,9 +72,10 @@ def reopened_last_closed(probe: DesktopProbe, count: int | str = 1, topic: str =
     return 1.0 if back and not extra else 0.0
 
 
-def on_profile(probe: DesktopProbe, user: str = TARGET_USER) -> float:
-    """A tab shows the code-hosting profile page of ``user`` (not a repository, not another)."""
-    want = f"https://github.com/{user}"
+def on_profile(probe: DesktopProbe, user: str = TARGET_USER, repo: str = "") -> float:
+    """A tab shows the code-hosting profile page of ``user`` (not a repository, not another
+    user's); with ``repo``, that repository's page of ``user`` instead."""
+    want = f"https://github.com/{user}" + (f"/{repo}" if repo else "")
     return 1.0 if any(_same_page(t["url"], want) for t in open_tabs(probe)) else 0.0
 
 
@@ -85,12 +86,15 @@ def appearance_mode(
     home: str = "",
     search: str = "",
     groups: str = "",
+    pin: str = "",
+    side: str = "",
 ) -> float:
     """Chromium's appearance mode is ``mode`` (``dark`` or ``light``; its saved preference),
     and the appearance page's other settings are as asked: the bookmarks bar ``bar``
     (``show``: always, ``hide``: never), the home button ``home`` (``show``), the tab search
-    button ``search`` (``hide``), tab groups in the bookmarks bar ``groups`` (``hide``); a
-    setting asked for as ``""`` must keep its default."""
+    button ``search`` (``hide``), tab groups in the bookmarks bar ``groups`` (``hide``), the
+    automatic pinning of new tab groups ``pin`` (``off``), the side panel's side ``side``
+    (``left``); a setting asked for as ``""`` must keep its default."""
     path = f"{PROFILE}/Default/Preferences"
     if not probe.exists(path):
         return 0.0
@@ -106,6 +110,8 @@ def appearance_mode(
         "home": "show" if browser.get("show_home_button") is True else "",
         "search": "hide" if prefs.get("tab_search", {}).get("pinned_to_tabstrip") is False else "",
         "groups": "hide" if marks.get("show_tab_groups") is False else "",
+        "pin": "off" if prefs.get("auto_pin_new_tab_groups") is False else "",
+        "side": "left" if prefs.get("side_panel", {}).get("is_right_aligned") is False else "",
     }
-    want = {"bar": bar, "home": home, "search": search, "groups": groups}
+    want = {"bar": bar, "home": home, "search": search, "groups": groups, "pin": pin, "side": side}
     return 1.0 if scheme == SCHEMES[mode] and now == want else 0.0

@@ -3,10 +3,10 @@
 :func:`make_site` draws one episode's web from a seed: the search engine's corpus (the
 article the first task looks for among look-alike decoys — titles that share all but one word
 of the phrase asked for — and code-hosting profiles for the fourth task, the user's among
-look-alike handles), the microblog's timeline, encyclopedia pages for the closed-tab task.
-Which article and which user are the task's (its table ``choose``s them per seed); the
-defaults are the paper's. The server (:mod:`.sites`) renders it; the checkers read what the
-server recorded.
+look-alike handles, each linking four repositories), the microblog's timeline, encyclopedia
+pages for the closed-tab task. Which article, user, repository and page are the task's (its
+table ``choose``s them per seed); the defaults are the paper's. The server (:mod:`.sites`)
+renders it; the checkers read what the server recorded.
 """
 
 from __future__ import annotations
@@ -40,6 +40,11 @@ _AUTHORS = (
 TARGET_NAME = "Börje F. Karlsson"
 #: Look-alike handles of a user ``u``: what a careless search result click lands on.
 _DECOY_USERS = ("{u}-dev", "{u}a", "{u}-bot", "s{u}", "{u}2")
+#: Repositories a code-hosting user may have (the task may name one; each profile lists four).
+REPOS = (
+    "notes", "dotfiles", "agent-lab", "paper-code", "benchmarks", "website", "datasets", "slides",
+    "toolkit", "experiments", "scripts",
+)  # fmt: skip
 #: Words a look-alike title puts in place of one word of the phrase asked for.
 _SWAPS = ("Universal", "Game", "Robot", "Open", "Visual", "Language", "Web", "Agent", "Learning")
 TOPICS = {
@@ -103,15 +108,17 @@ def make_site(
     paper: tuple[str, str, str] = (TARGET_ARXIV, TARGET_TITLE, "Towards General Computer Control"),
     user: tuple[str, str] = (TARGET_USER, TARGET_NAME),
     topic: str = "",
+    repo: str = "",
 ) -> dict[str, Any]:
     """The episode's web: JSON-ready data (the same arguments give the same site).
 
     ``paper`` is the article searched for (arXiv id, title, the phrase of the title the task
     names), ``user`` the code-hosting user (handle, name), ``topic`` an encyclopedia page
-    the web must have (one of :data:`TOPICS`; the others are drawn).
+    the web must have (any title; the others are drawn from :data:`TOPICS`), ``repo`` a repository
+    the user must have (one of :data:`REPOS`; every user's others are drawn).
     """
-    if topic and topic not in TOPICS:
-        raise ValueError(f"unknown encyclopedia topic {topic!r}; known: {sorted(TOPICS)}")
+    if repo and repo not in REPOS:
+        raise ValueError(f"unknown repository {repo!r}; known: {sorted(REPOS)}")
     rng = np.random.default_rng(seed)
     arxiv, title, phrase = paper
     if phrase not in title:
@@ -132,6 +139,9 @@ def make_site(
     for u in rng.choice(_DECOY_USERS, size=3, replace=False):
         fake = str(u).format(u=handle)
         users[fake] = {"name": fake.replace("-", " ").title(), "bio": "Just here for code."}
+    for u, info in users.items():
+        drawn = [str(r) for r in rng.choice([r for r in REPOS if r != repo], 4, replace=False)]
+        info["repos"] = sorted([repo, *drawn[:3]] if u == handle and repo else drawn)
     for u in users:
         results.append({
             "title": f"{u} ({users[u]['name']}) · GitHub", "url": f"https://github.com/{u}",
@@ -146,7 +156,9 @@ def make_site(
     topics = [str(t) for t in rng.choice(others, size=5, replace=False)]
     if topic:  # the task's page takes a drawn one's place
         topics[int(rng.integers(len(topics)))] = topic
-    wiki = {t.replace(" ", "_"): TOPICS[t] for t in topics}
+    wiki = {
+        t.replace(" ", "_"): TOPICS.get(t, f"{t}: an article of the encyclopedia.") for t in topics
+    }
     posts = [
         {"author": str(rng.choice(["Ada Byte", "Lin Chen", "Sam Okoro", "Mia Rossi"])),
          "text": str(_POSTS[i])}
@@ -154,7 +166,7 @@ def make_site(
     ]  # fmt: skip
     return {
         "seed": int(seed),
-        "target": {"arxiv": arxiv, "title": papers[arxiv]["title"], "user": handle},
+        "target": {"arxiv": arxiv, "title": papers[arxiv]["title"], "user": handle, "repo": repo},
         "papers": papers,
         "results": [results[i] for i in order],
         "users": users,

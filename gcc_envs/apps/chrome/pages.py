@@ -1,7 +1,7 @@
 """HTML of the local web, rendered from the site data (pure functions: data in, page out).
 
 Hosts: ``www.google.com`` (a search engine), ``arxiv.org`` (abstract pages with a PDF link),
-``twitter.com`` / ``x.com`` (a microblog with a post box), ``github.com`` (profiles),
+``twitter.com`` / ``x.com`` (a microblog with a post box), ``github.com`` (profiles and their repositories),
 ``en.wikipedia.org`` (encyclopedia pages). Anything else is an offline notice.
 """
 
@@ -106,13 +106,27 @@ def profile(site: dict[str, Any], user: str) -> str | None:
     u = site["users"].get(user)
     if u is None:
         return None
+    repos = " ".join(
+        f'<a href="/{escape(user)}/{escape(r)}">{escape(r)}</a>' for r in u.get("repos", [])
+    )
     body = (
         '<header><b style="font-size:24px">GitHub</b></header><main>'
         f'<h1>{escape(u["name"])}</h1><h2 class="muted">{escape(user)}</h2>'
-        f'<p>{escape(u["bio"])}</p><p class="muted">Popular repositories: '
-        f"{escape(user)}.github.io, notes, dotfiles</p></main>"
+        f'<p>{escape(u["bio"])}</p><p class="muted">Popular repositories: {repos}</p></main>'
     )
     return page(f"{user} ({u['name']}) · GitHub", body)
+
+
+def repository(site: dict[str, Any], user: str, repo: str) -> str | None:
+    u = site["users"].get(user)
+    if u is None or repo not in u.get("repos", []):
+        return None
+    body = (
+        '<header><b style="font-size:24px">GitHub</b></header><main>'
+        f'<h1><a href="/{escape(user)}">{escape(user)}</a> / {escape(repo)}</h1>'
+        f'<p class="muted">README.md</p><p>{escape(repo)}: files of {escape(u["name"])}.</p></main>'
+    )
+    return page(f"{user}/{repo} · GitHub", body)
 
 
 def wiki(site: dict[str, Any], slug: str) -> str | None:

@@ -56,14 +56,16 @@ def chrome_web(
     user: str = TARGET_USER,
     user_name: str = TARGET_NAME,
     topic: str = "",
+    repo: str = "",
 ) -> None:
     """The local web on a free loopback port (answer key: ``web_port``), around the article
-    ``paper_*``, the code-hosting user ``user`` and the encyclopedia page ``topic``."""
+    ``paper_*``, the code-hosting user ``user`` (with the repository ``repo``) and the
+    encyclopedia page ``topic``."""
     folders(session)
     root = session.home / SITES
     (root / "pdf").mkdir(parents=True, exist_ok=True)
     paper = (paper_arxiv, paper_title, paper_phrase)
-    site = make_site(int(session.rng.integers(2**31)), paper, (user, user_name), topic)
+    site = make_site(int(session.rng.integers(2**31)), paper, (user, user_name), topic, repo)
     (root / "site.json").write_text(json.dumps(site))
     for pid, p in site["papers"].items():
         (root / "pdf" / f"{pid}.pdf").write_bytes(text_pdf([p["title"], p["authors"], pid]))

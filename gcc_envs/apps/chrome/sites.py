@@ -122,7 +122,12 @@ class Handler(httpd.Handler):
         if host in ("twitter.com", "x.com", "www.twitter.com", "www.x.com"):
             return self._html(pages.microblog(site, self.server.posts()))
         if host in ("github.com", "www.github.com"):
-            return self._html(pages.profile(site, path.strip("/")) if path != "/" else None)
+            parts = [p for p in path.split("/") if p]
+            if len(parts) == 1:
+                return self._html(pages.profile(site, parts[0]))
+            if len(parts) == 2:
+                return self._html(pages.repository(site, *parts))
+            return self._html(None)
         if host == "en.wikipedia.org" and path.startswith("/wiki/"):
             return self._html(pages.wiki(site, path[6:]))
         return self._html(None)

@@ -21,7 +21,10 @@ from pathlib import Path
 from typing import Any
 
 CHANNEL = "#team"
-REAL_NAMES = {"Cradle": "Cradle", "Borje": "Börje Karlsson"}
+#: The contacts in #team (nick: real name): the paper's Cradle and Börje, and four more a
+#: message may go to.
+CONTACTS = {"Cradle": "Cradle", "Borje": "Börje Karlsson", "Ada": "Ada Byte", "Lin": "Lin Chen",
+            "Noor": "Noor Haddad", "Sam": "Sam Okoro"}  # fmt: skip
 MAX_FILE = 16 << 20
 
 
@@ -33,7 +36,7 @@ class Contact(threading.Thread):
         self.port, self.nick, self.log, self.lock = port, nick, log, lock
         self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
         self.sock.settimeout(None)
-        real = REAL_NAMES.get(nick, nick)
+        real = CONTACTS.get(nick, nick)
         self.send(f"NICK {nick}", f"USER {nick.lower()} 0 * :{real}", f"JOIN {CHANNEL}")
 
     def send(self, *lines: str) -> None:

@@ -1,9 +1,11 @@
 """The Feishu twin's setup steps: a loopback chat server with contacts, HexChat, Orage.
 
 ``chat_server``: Debian's ngIRCd on a free loopback port with a fresh configuration under
-``~/.local/share/gcc-chat``, and the contacts Cradle and Börje (nick ``Borje``) in ``#team``
-(:mod:`.chat`), recording what they receive; an ``aws-bill.pdf`` in each of ``~/Desktop``,
-``~/Documents`` and ``~/Downloads`` (a different month's each) and a look-alike on the Desktop.
+``~/.local/share/gcc-chat``, and the contacts Cradle, Börje (nick ``Borje``) and four more
+(:data:`.chat.CONTACTS`) in ``#team`` (:mod:`.chat`), recording what they receive; an
+``aws-bill.pdf`` in each folder of ``software.pdf.BILL_FOLDERS`` (a different
+month's each), a look-alike on the Desktop, and the task's bill where it names one (another
+name, beside its folder's ``aws-bill.pdf``).
 ``hexchat``: HexChat with the network already set up (nick ``tester``, connect at start, DCC
 over 127.0.0.1). ``orage``: Orage, Xfce's calendar, keeping ``~/.local/share/orage/orage.ics``,
 set to a time zone where the episode starts between noon and 1 pm (:func:`midday_zone`), so
@@ -21,7 +23,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from gcc_envs.apps.software.desktop import folders, launch, press, wait_window, window_titles
-from gcc_envs.apps.software.pdf import write_bills
+from gcc_envs.apps.software.pdf import aws_bill, write_bills
 from gcc_envs.apps.software.reading import write_answer
 from gcc_envs.errors import BackendError, GCCError
 
@@ -33,9 +35,11 @@ Info = the Feishu twin's chat server
 Listen = 127.0.0.1
 Ports = {port}
 PidFile = {root}/ngircd.pid
-MotdPhrase = "Feishu twin: Cradle and Borje are in #team"
+MotdPhrase = "Feishu twin: your contacts are in #team"
 [Limits]
 MaxNickLength = 16
+; the contacts and the user all connect from 127.0.0.1 (the default allows 5 per address)
+MaxConnectionsIP = 0
 PingTimeout = 600
 [Options]
 PAM = no
@@ -71,9 +75,10 @@ away_show_once = 1
 """
 
 
-def chat_server(session: Any, timeout_s: float = 15.0) -> None:
-    """ngIRCd on loopback and the contacts in #team (answer key: ``chat_port``)."""
-    from gcc_envs.apps.feishu.chat import CHANNEL
+def chat_server(session: Any, bill: str = "", timeout_s: float = 15.0) -> None:
+    """ngIRCd on loopback and the contacts in #team (answer key: ``chat_port``); ``bill``:
+    the bill to send, under the home, written unless it is one of the folders' bills."""
+    from gcc_envs.apps.feishu.chat import CHANNEL, CONTACTS
 
     exe = shutil.which("ngircd") or "/usr/sbin/ngircd"
     if not shutil.os.path.exists(exe):
@@ -85,7 +90,7 @@ def chat_server(session: Any, timeout_s: float = 15.0) -> None:
     (root / "ngircd.conf").write_text(NGIRCD_CONF.format(port=port, root=root))
     session.start_server([exe, "--nodaemon", "--config", str(root / "ngircd.conf")], port=port)
     bots = [sys.executable, "-m", "gcc_envs.apps.feishu.chat", "bots", "--port", str(port),
-            "--log", str(root), "--nick", "Cradle", "--nick", "Borje"]  # fmt: skip
+            "--log", str(root), *(a for nick in CONTACTS for a in ("--nick", nick))]  # fmt: skip
     session.start_server(bots)
     deadline = time.monotonic() + timeout_s
     while not (root / "ready").is_file():
@@ -93,7 +98,9 @@ def chat_server(session: Any, timeout_s: float = 15.0) -> None:
             raise BackendError("the chat contacts did not connect to ngIRCd")
         time.sleep(0.05)
     seed = int(session.rng.integers(2**31))
-    write_bills(session.home, seed)  # one in each of 24 folders, another month's each
+    write_bills(session.home, seed)  # one in each of BILL_FOLDERS, another month's each
+    if bill and not (session.home / bill).exists():  # a year no folder's bill has
+        (session.home / bill).write_bytes(aws_bill(seed, 2025))
     session.files["aws-bill.pdf"] = session.home / "Desktop" / "aws-bill.pdf"
     write_answer(session.home, chat_port=port, channel=CHANNEL)
 

@@ -16,7 +16,7 @@ from gcc_envs.core.spec import SuiteSpec
 SUITE = SuiteSpec(
     key="outlook",
     title="Outlook",
-    version=2,  # the ids' -vN: bump on a change that alters results (card: Version History)
+    version=3,  # the ids' -vN: bump on a change that alters results (card: Version History)
     tasks=load_tasks(Path(__file__).parent / "data" / "tasks.toml"),
     checkers="gcc_envs.apps.outlook.checkers",
     programs=("thunderbird", "/usr/lib/dovecot/imap"),

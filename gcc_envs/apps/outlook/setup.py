@@ -2,11 +2,12 @@
 
 ``mail_server``: the seed's mailboxes as Maildir under ``~/.local/share/gcc-mail`` (owned by
 Debian's ``mail`` user, whom Dovecot runs as: it refuses root) with the task's subject and
-extra folders, Dovecot IMAP and the SMTP sink on free loopback ports (:mod:`.servers`), and
-an ``aws-bill.pdf`` in each of ``~/Desktop``, ``~/Documents`` and ``~/Downloads`` (a different
-month's each) with a look-alike next to the one on the Desktop. ``thunderbird``: a fresh profile with the account already set up
-(IMAP without a password, SMTP without authentication, drafts saved every minute), no first
-run pages, then Thunderbird itself.
+extra folders, Dovecot IMAP and the SMTP sink on free loopback ports (:mod:`.servers`), an
+``aws-bill.pdf`` in each folder of ``software.pdf.BILL_FOLDERS`` (a different month's each)
+with a look-alike next to the one on the Desktop, and the task's bill where it names one by
+another name (beside its folder's ``aws-bill.pdf``). ``thunderbird``: a fresh profile with
+the account already set up (IMAP without a password, SMTP without authentication, drafts
+saved every minute), no first run pages, then Thunderbird itself.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from typing import Any
 from gcc_envs.apps.outlook.mailbox import BORJE, ME, borje_subject, make_mailbox, write_maildir
 from gcc_envs.apps.outlook.servers import DOVECOT_IMAP
 from gcc_envs.apps.software.desktop import folders, launch, screen_size
-from gcc_envs.apps.software.pdf import write_bills
+from gcc_envs.apps.software.pdf import aws_bill, write_bills
 from gcc_envs.apps.software.reading import write_answer
 from gcc_envs.errors import GCCError
 
@@ -68,11 +69,16 @@ def _traversable(session: Any, path: Path) -> None:
 
 
 def mail_server(
-    session: Any, subject: str = "Urgent meeting", extra: str = "", topic: str = ""
+    session: Any,
+    subject: str = "Urgent meeting",
+    extra: str = "",
+    topic: str = "",
+    bill: str = "",
 ) -> None:
     """Dovecot IMAP + the SMTP sink on loopback with the seed's mailboxes (``subject``: the
     mail to find; ``extra``: comma-separated extra folders, from ``mailbox.EXTRA``;
-    ``topic``: what Börje's mail to reply to is about, among his look-alikes)."""
+    ``topic``: what Börje's mail to reply to is about, among his look-alikes; ``bill``: the
+    bill to attach, under the home, written unless it is one of the folders' bills)."""
     import pwd
 
     if not os.path.exists(DOVECOT_IMAP):
@@ -106,7 +112,9 @@ def mail_server(
                          port=imap)  # fmt: skip
     session.start_server([*py, "smtp", "--port", str(smtp), "--spool", str(session.home / SPOOL)],
                          port=smtp)  # fmt: skip
-    write_bills(session.home, seed)  # one in each of 24 folders, another month's each
+    write_bills(session.home, seed)  # one in each of BILL_FOLDERS, another month's each
+    if bill and not (session.home / bill).exists():  # a year no folder's bill has
+        (session.home / bill).write_bytes(aws_bill(seed, 2025))
     session.files["aws-bill.pdf"] = session.home / "Desktop" / "aws-bill.pdf"
     from gcc_envs.apps.outlook.mailbox import headers_of
 

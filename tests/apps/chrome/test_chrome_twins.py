@@ -109,11 +109,13 @@ def test_reopening_another_closed_page_does_not_count(wrong):
     assert wrong_end(env, [[Hotkey(("ctrl", "t")), *go(other)], [Wait(1.0)]]) == 0.0
 
 
-def test_a_look_alike_users_page_does_not_count(wrong):
+def test_a_look_alike_users_page_or_the_profile_for_a_repository_does_not_count(wrong):
     env, instruction = wrong("GCC/Chrome-GoToGitHubHomepage")
-    user = env.unwrapped.session.vars["user_handle"]
+    user, repo = (env.unwrapped.session.vars[k] for k in ("user_handle", "page_repo"))
+    assert repo  # the seed asks for a repository of the user's
     decoy = next(u for u in site(env)["users"] if u != user)
-    assert wrong_end(env, [go(f"github.com/{decoy}"), [Wait(1.0)]]) == 0.0
+    assert wrong_end(env, [go(f"github.com/{decoy}/{repo}"), [Wait(1.0)]]) == 0.0
+    assert wrong_end(env, [go(f"github.com/{user}"), [Wait(1.0)]]) == 0.0
 
 
 MODE = Click(914, 345)  # the Mode list of chrome://settings/appearance on the 1280x800 screen

@@ -144,3 +144,73 @@ def test_open_tabs_is_empty_when_the_browser_does_not_answer(session):
     write_answer(session.home, devtools_port=session.free_port())
     assert checkers.open_tabs(session.probe()) == []
     assert sys.executable  # the cdp reader runs with this interpreter
+
+
+def _options(key: str, name: str) -> list:
+    from gcc_envs.apps.chrome import SUITE
+
+    task = next(t for t in SUITE.tasks if t.key == key)
+    return next(s for s in task.setup if s.kind == "choose" and s.args["name"] == name).args[
+        "options"
+    ]
+
+
+def test_no_closed_page_topic_is_part_of_another_so_the_history_search_finds_one():
+    from gcc_envs.apps.chrome.content import TOPICS
+
+    topics = {o["topic"].lower() for o in _options("last_closed", "closed") if o["topic"]}
+    topics |= {t.lower() for t in TOPICS}
+    assert len(topics) >= 300
+    assert not [(a, b) for a in topics for b in topics if a != b and a in b]
+    assert not [t for t in topics if t in "https://en.wikipedia.org/wiki/ - wikipedia"]
+
+
+def test_the_articles_phrases_are_unique_and_the_invented_ones_say_so():
+    papers = _options("save_pdf", "paper")
+    assert len({p["phrase"].lower() for p in papers}) == len(papers) >= 300
+    invented = [p for p in papers if p["arxiv"].startswith("99")]
+    assert invented and all("fictional" in p["title"] for p in invented)
+    assert all(p["phrase"] in p["title"] for p in papers)
+
+
+def test_profiles_link_their_repositories_and_only_those_are_served():
+    from gcc_envs.apps.chrome import pages
+
+    site = make_site(4, user=("quillon", "Quinn Illon"), repo="notes")
+    assert "notes" in site["users"]["quillon"]["repos"]
+    assert '<a href="/quillon/notes">notes</a>' in pages.profile(site, "quillon")
+    other = next(u for u in site["users"] if u != "quillon")
+    missing = next(
+        r for r in ("notes", "dotfiles", "slides") if r not in site["users"][other]["repos"]
+    )
+    assert pages.repository(site, "quillon", "notes") is not None
+    assert pages.repository(site, other, missing) is None
+    with pytest.raises(ValueError, match="unknown repository"):
+        make_site(4, repo="nope")
+
+
+def test_a_repository_asked_for_wants_its_own_page_not_the_profile(session, monkeypatch):
+    tabs = [{"url": "https://github.com/quillon"}]
+    monkeypatch.setattr(checkers, "open_tabs", lambda probe: tabs)
+    probe = session.probe()
+    assert checkers.on_profile(probe, "quillon") == 1.0
+    assert checkers.on_profile(probe, "quillon", "notes") == 0.0
+    tabs[0] = {"url": "https://github.com/quillon/notes"}
+    assert checkers.on_profile(probe, "quillon", "notes") == 1.0
+    assert checkers.on_profile(probe, "quillon") == 0.0
+    assert checkers.on_profile(probe, "quillon", "dotfiles") == 0.0
+
+
+def test_appearance_mode_wants_the_pinning_and_the_side_panel_as_asked(session):
+    prefs = session.home / PROFILE / "Default" / "Preferences"
+    prefs.parent.mkdir(parents=True)
+    saved = {"browser": {"theme": {"color_scheme2": 2}}}
+    prefs.write_text(json.dumps(saved))
+    probe = session.probe()
+    assert checkers.appearance_mode(probe, "dark") == 1.0
+    assert checkers.appearance_mode(probe, "dark", pin="off") == 0.0
+    saved |= {"auto_pin_new_tab_groups": False, "side_panel": {"is_right_aligned": False}}
+    prefs.write_text(json.dumps(saved))
+    assert checkers.appearance_mode(probe, "dark", pin="off", side="left") == 1.0
+    assert checkers.appearance_mode(probe, "dark", pin="off") == 0.0  # the side panel moved
+    assert checkers.appearance_mode(probe, "dark") == 0.0

@@ -1,7 +1,8 @@
 """The Feishu twins on real Debian programs (Orage; ngIRCd + HexChat on loopback) are fair
 tests: the scripted policy (through ``agents.make_policy``) succeeds, while doing nothing,
 seed 0's input replayed on a random seed, and a plausible wrong end state (part
-of the title, a message in the team channel, another folder's bill, another status) fail;
+of the title, a message in the team channel, another folder's bill, the folder's aws-bill.pdf
+beside the bill the task names, another status) fail;
 the chat server and contacts are gone after ``close()``. The random policy's runs are in
 ``benchmarks/apps_fairness.py``.
 
@@ -96,6 +97,15 @@ def test_another_folders_bill_does_not_count(wrong):
     env, chosen = wrong("GCC/Feishu-SendBillToBorje")
     other = next(f for f in ("Desktop", "Documents", "Downloads") if f != chosen["folder"])
     assert wrong_end(env, [say(f"/dcc send Borje ~/{other}/aws-bill.pdf")], settle_s=3) == 0.0
+
+
+@needs_chat
+def test_the_folders_other_bill_beside_the_named_one_does_not_count(wrong):
+    env, chosen = wrong("GCC/Feishu-SendBillToBorje")
+    assert chosen["file"] != "aws-bill.pdf", "the seed names the folder's own bill"
+    assert (env.unwrapped.session.home / chosen["folder"] / chosen["file"]).is_file()
+    send = say(f"/dcc send Borje ~/{chosen['folder']}/aws-bill.pdf")
+    assert wrong_end(env, [send], settle_s=3) == 0.0
 
 
 @needs_chat

@@ -86,7 +86,7 @@ def test_deleting_one_junk_mail_does_not_empty_the_folder(wrong):
 
 def test_opening_a_look_alike_subject_does_not_count(wrong):
     env, chosen, _ = wrong("GCC/Outlook-OpenUrgentMeeting")
-    obs = env.step(quick_filter(chosen["subject"]))[0]
+    obs = env.step(quick_filter(f"{chosen['about']} {chosen['kind']}"))[0]
     lines = subject_lines(obs)
     assert len(lines) >= 3, lines  # the mail and at least two look-alikes
     y = max(lines, key=lambda line: line[1])[0]  # the widest: a look-alike
