@@ -2,7 +2,7 @@
 100 seeds draw and the collision rate (the share of seed pairs that draw the same variant),
 from the tasks' ``choose`` steps alone — no display, no program.
 
-Run: ``python benchmarks/apps_variants.py [--suite chrome ...] [--seeds 100] [--max 0.05]``.
+Run: ``python benchmarks/apps_variants.py [--suite chrome ...] [--seeds 100] [--max 0.01]``.
 Prints one row per task (every suite the software env factory makes, so a new suite is covered
 the day it is registered) and exits 1 when a task's rate is above ``--max``.
 ``tests/apps/test_app_variants.py`` asserts the same bound.
@@ -20,8 +20,8 @@ from gcc_envs.registration import specs
 
 #: The software twins are the suites made by this env factory.
 FACTORY = "gcc_envs.apps.software.suite_env:make_software_env"
-#: The largest collision rate a task may have (DESIGN §10: two seeds rarely share a variant).
-MAX_RATE = 0.05
+#: The largest collision rate a task may have.
+MAX_RATE = fairness.MAX_COLLISION
 
 
 def twin_rows(suites: list[str] | None = None) -> list[tuple[str, object]]:

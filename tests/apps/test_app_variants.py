@@ -1,6 +1,6 @@
 """Every software twin task draws its values from pools large enough that two seeds rarely
 share a variant (DESIGN §10): over seeds 0..99 the share of seed pairs drawing the same
-variant is at most 5 %. A dry draw of the tasks' ``choose`` steps: no display, no program
+variant is at most 1 % (``fairness.MAX_COLLISION``). A dry draw of the tasks' ``choose`` steps: no display, no program
 (``benchmarks/apps_variants.py`` prints the table)."""
 
 from __future__ import annotations
@@ -30,4 +30,6 @@ def test_every_software_suite_is_covered():
 @pytest.mark.parametrize("row", TWINS)
 def test_two_seeds_rarely_share_a_variant(row):
     rate = fairness.collision_rate(row, range(100))
-    assert rate <= 0.05, f"{rate:.3f} of seed pairs share a variant: widen the task's pools"
+    assert rate <= fairness.MAX_COLLISION, (
+        f"{rate:.3f} of seed pairs share a variant: widen the task's pools"
+    )

@@ -22,6 +22,12 @@ import numpy as np
 from gcc_envs.core.events import Done, Event, event_from_dict
 from gcc_envs.core.program import Program
 
+#: The largest collision rate (:func:`collision_rate` over 100 seeds) a task may have: at 1 %
+#: an open-loop replay on 20 random seed pairs meets a shared variant twice or more about 2
+#: times in 100, and the apps' replay bar is at most 1 win in 20 (DESIGN §10: two seeds rarely
+#: share a variant).
+MAX_COLLISION = 0.01
+
 
 @dataclass
 class Episode:

@@ -21,6 +21,13 @@ class SoftwareEnv(SuiteEnv):
     ``desktop/software``.
 
     ## Version History
+    * v2 (Chrome), v3 (Outlook, Feishu; issue 26): pools wide enough that two seeds share a
+      variant at most 0.5 % of the time over 100 seeds (an open-loop replay on 20 random seed
+      pairs then wins at most once): Chrome 310 articles (280 fictional ones the local web
+      serves), 30 texts x 15 endings, 303 closed-page topics, a user's profile or one of 11
+      repositories, two more appearance settings; Outlook 24 addresses and subjects, the urgent
+      mail's topic (24) and kind (14), forwarding users (31) x domains (12), the bill's file
+      name (8); Feishu 60 messages, 6 contacts, the bill's file name (8).
     * v2 (Feishu): Orage runs in the time zone where the episode starts between noon and 1 pm,
       and FocusTimeAppointment's "later today" is judged in it; before, an episode begun
       after 23:00 could not succeed (Orage's new appointment then starts at 09:00 that day).
