@@ -321,7 +321,7 @@ class RDR2Eyes:
         ahead = [a for a in allies if a.distance > SELF_DOT and abs(a.bearing) <= AHEAD_DEG]
         self.walk_maps = [mm.copy()]  # watch that each leg gets somewhere (a ledge: climb)
         near, self.target_near = self.target_near, False
-        if ahead:  # the farthest one ahead (the companion stays by the line's end)
+        if ahead:
             self.looked += 1
             # the dot walked to last, now about ahead, else the farthest (the companion stays
             # by the line's end; the one searched for lies further on)
