@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import shutil
 import tempfile
+import weakref
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -181,6 +182,8 @@ class ToyEpisode:
         self.backend = backend
         self.rng = rng
         self.home = Path(tempfile.mkdtemp(prefix="gcc-toy-home-")).resolve()
+        # gone with the episode even when a test drops its env unclosed, as the real homes are
+        self._remove_home = weakref.finalize(self, shutil.rmtree, self.home, ignore_errors=True)
         self.display = "toy"
         self.env: dict[str, str] = {"HOME": str(self.home)}
         self.files: dict[str, Path] = {}
@@ -205,7 +208,7 @@ class ToyEpisode:
 
     def close(self) -> None:
         self.backend.sim.detach()
-        shutil.rmtree(self.home, ignore_errors=True)
+        self._remove_home()
 
 
 def saved_text(probe: Any, path: str, text: str) -> float:
