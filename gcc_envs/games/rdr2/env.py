@@ -88,11 +88,14 @@ class RDR2Env(GameEnv):
     * every start, placement, companion route and route-line point: moved up to 3 m to open
       ground of the same kind (same level, indoors or out, same named areas; routes stay
       walkable); start views turned up to ±30° (Mission 3 ±20°), rides that start on foot,
-      search_for_john and kill_wolves face any way; the time of day +0-30 min; the view a further ±5°;
+      hitch_horse, go_to_barn, lead_horse, follow_micah, search_for_john and kill_wolves face
+      any way; the time of day +0-30 min; the view a further ±5°;
     * your horse has wandered 5-12 m off, any direction, where a ride starts (follow_dutch,
       return_to_camp, follow_javier, return_to_camp);
-    * the hitching post on one of 8 spots of the yard, the barn horse in one of 5 stalls (then
-      up to 1.5 m more);
+    * the hitching post on one of 8 spots of the yard, the barn horse in one of 5 stalls, where
+      Micah's walk ends in follow_micah (the road west of the yard, the field's south-west or
+      its south-east, 16 m or more apart; his route line ends there too; then up to 1.5 m
+      more);
     * the house's 5-7 drawers and cupboards, placed along its walls; 2-3 of them hold one
       supply each (of canned food, coffee, medicine, canned beans, biscuits), one holds
       revolver ammunition;
@@ -121,7 +124,8 @@ class RDR2Env(GameEnv):
     ``"John froze to death"`` (search_for_john 150 s, carry_john 150 s); or when the agent
     sends ``DONE``/``FAIL``. Companions wait for a lagging player 20-40 s in all (then go on
     and a far player has abandoned them); the leashes are 60 m to a companion (25 m to Micah
-    in follow_micah, 60 m to Javier in search_for_john), 45 m to your horse (Mission 2: 70 m;
+    in follow_micah, 60 m to Javier in search_for_john), 70 m to your horse (Mission 1 keeps
+    you within 50 m of the homestead's centre from hitch_horse to follow_micah;
     30 m in follow_dutch, 20 m in follow_javier and Mission 2's return_to_camp) and 20 m to a
     led barn horse. Truncated by Gymnasium's ``TimeLimit`` after 500 steps per checkpoint:
     4000 for Mission 1, 2500 for Mission 2, 500 for Mission 3; a checkpoint run alone takes
@@ -144,6 +148,10 @@ class RDR2Env(GameEnv):
     Cradle's paused real-game loop do, while the world moves and the player cannot act.
 
     ## Version History
+    * v4: Micah's walk in follow_micah ends at one of 3 far-apart places (another seed's
+      replayed input follows its own Micah there), go_to_barn and lead_horse start facing any
+      way; your horse's leash in Mission 1 is 70 m (was 45 m; the homestead's 50 m leash keeps
+      the player by the hitched horse, which the walk's new ends would otherwise leave behind).
     * v3: search_for_john starts facing any way (another seed's replayed climb goes astray:
       replay 1/60 on seeds 341-400, was 3/60); the HUD's text, the pause menu and the cores
       are laid as baked layers (within a few levels of the old pixels), snowfall's flakes

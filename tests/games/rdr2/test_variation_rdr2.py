@@ -197,3 +197,19 @@ def test_john_lies_off_the_route_lines_end_so_he_must_be_looked_for() -> None:
         s = make("mission2", "search_for_john", seed=seed, vary=True).state
         john, end = s.npcs["john"], s.checkpoint_route[-1]
         assert math.dist((john.x, john.y), end) >= 15.0, (seed, john.x, john.y, end)
+
+
+def test_micahs_walk_ends_at_one_of_the_files_far_apart_places_and_his_route_line_with_it() -> None:
+    ends = dict(load_data().missions["mission1"].variation.ends)["micah_walk"]
+    assert min(math.dist(a, b) for i, a in enumerate(ends) for b in ends[i + 1 :]) >= 16.0
+    drawn = set()
+    for seed in range(12):
+        s = make("mission1", "follow_micah", seed=seed, vary=True).state
+        end = s.npcs["micah"].path[-1]
+        assert end == s.checkpoint_route[-1]  # the minimap's route line leads where he goes
+        near = min(range(len(ends)), key=lambda i: math.dist(end, ends[i]))
+        assert math.dist(end, ends[near]) <= 1.5 + 1e-9, (seed, end)
+        drawn.add(near)
+    assert drawn == set(range(len(ends)))
+    with pytest.raises(DataError, match=r"variation\.ends\.walk"):
+        load_variation("mission9.toml", {"ends": {"walk": []}})

@@ -184,6 +184,9 @@ class VariationSpec:
     free_yaw: tuple[str, ...] = ()
     #: Thing id (prop, horse or NPC) -> candidate poses; one is drawn.
     slots: tuple[tuple[str, tuple[Pose, ...]], ...] = ()
+    #: Path name -> candidate last points; one is drawn, and every path that ends where this
+    #: one does ends there instead (where a companion leads: a walk and its route line).
+    ends: tuple[tuple[str, tuple[Point, ...]], ...] = ()
     groups: tuple[GroupSpec, ...] = ()
     containers: ContainerSpec | None = None
     squads: tuple[SquadSpec, ...] = ()

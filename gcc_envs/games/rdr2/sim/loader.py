@@ -248,6 +248,9 @@ def load_mission(
         shop.append((row[0], float(row[1]), bool(row[2])))
     variation = load_variation(file, top.get("variation", dict, {}))
     _check_variation(top, variation, things, {n.name for n in npcs}, regions[region])
+    for path, _ in variation.ends:
+        if path not in paths:
+            top.fail(f"variation.ends: {path!r} is not in [paths]")
     known = tuple(top.get("known_tutorials", list, []))
     for tid in known:
         if tid not in tutorials:

@@ -16,7 +16,9 @@ says what may change and by how much; :func:`vary` returns a :class:`GameData` w
 5. start views turn (``yaw_deg``; ``free_yaw`` checkpoints face any way);
 6. strays: the horse a checkpoint starts beside has wandered off some metres instead;
 7. containers: how many drawers and cupboards, where along the walls, which hold supplies;
-8. squads: how many enemies or wolves, where they appear, their cover and their temper.
+8. squads: how many enemies or wolves, where they appear, their cover and their temper;
+9. ends: where a companion's walk ends (one of a few far-apart spots, then up to
+   :data:`SLOT_JITTER_M` more); the route lines that end with it end there too.
 
 Pure: the same data and generator state give the same episode.
 """
@@ -86,6 +88,8 @@ def vary(data: GameData, mission: str, rng: np.random.Generator) -> GameData:
     if v.shuffle_shop and md.shop:
         order = rng.permutation(len(md.shop))
         md = replace(md, shop=tuple(md.shop[int(i)] for i in order))
+    for path, ends in v.ends:
+        md = _end(md, path, ends, ground, rng)
     return replace(
         data,
         missions={**data.missions, mission: md},
@@ -282,6 +286,29 @@ def _stray(
             cps[i] = replace(cp, place=place, beside=None)
             return replace(md, checkpoints=tuple(cps))
     return md
+
+
+def _end(
+    md: MissionData, path: str, ends: tuple[Point, ...], ground: Ground, rng: np.random.Generator
+) -> MissionData:
+    """``path`` ends at one of ``ends`` (moved up to SLOT_JITTER_M, where every last leg to it
+    keeps the room to walk past the crates put out by then), and so does every path that ended
+    where it did."""
+    old = _key(md.paths[path][-1])
+    sharing = [name for name, pts in md.paths.items() if len(pts) > 1 and _key(pts[-1]) == old]
+    solids = [p.at[:2] for p in md.props if p.solid]
+    for i in rng.permutation(len(ends)):  # the drawn end, else the next with room
+        x, y = ends[int(i)]
+        for _ in range(TRIES + 1):
+            r, a = SLOT_JITTER_M * math.sqrt(rng.random()), rng.uniform(0.0, 2.0 * math.pi)
+            q = (x + r * math.cos(a), y + r * math.sin(a))
+            if ground.open(q) and all(
+                ground.clearance_at_least(md.paths[n][-2], q, solids, NEEDED_M) for n in sharing
+            ):
+                return replace(
+                    md, paths={**md.paths, **{n: (*md.paths[n][:-1], q) for n in sharing}}
+                )
+    return md  # no room at any: the file's own end
 
 
 # ---- containers

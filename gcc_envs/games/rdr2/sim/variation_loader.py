@@ -94,6 +94,10 @@ def load_variation(file: str, table: dict[str, Any]) -> VariationSpec:
         (thing, top.poses(f"variation.slots.{thing}", raw))
         for thing, raw in top.get("slots", dict, {}).items()
     )
+    ends = tuple(
+        (path, tuple(q[:2] for q in top.poses(f"variation.ends.{path}", raw)))
+        for path, raw in top.get("ends", dict, {}).items()
+    )
     groups = tuple(
         GroupSpec(
             area=g.rect("area"),
@@ -139,6 +143,7 @@ def load_variation(file: str, table: dict[str, Any]) -> VariationSpec:
         yaw_deg=float(top.get("yaw", (int, float), 0.0)),
         free_yaw=tuple(top.get("free_yaw", list, [])),
         slots=slots,
+        ends=ends,
         groups=groups,
         containers=containers,
         squads=tuple(_squad(e) for e in entries(file, table, "squads", _Var)),
