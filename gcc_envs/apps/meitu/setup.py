@@ -57,7 +57,8 @@ def _write(path: Any, rgb: np.ndarray, quality: int = 95) -> None:
         if rgb.shape[2] == 3
         else cv2.cvtColor(rgb, cv2.COLOR_RGBA2BGRA)
     )
-    if not cv2.imwrite(str(path), bgr, [cv2.IMWRITE_JPEG_QUALITY, quality]):
+    jpeg = str(path).lower().endswith((".jpg", ".jpeg"))  # PNG writers warn at a JPEG option
+    if not cv2.imwrite(str(path), bgr, [cv2.IMWRITE_JPEG_QUALITY, quality] if jpeg else []):
         raise GCCError(f"could not write {path}")
 
 
