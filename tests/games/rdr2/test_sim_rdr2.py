@@ -189,6 +189,22 @@ def test_passing_a_checkpoint_enters_the_next_one() -> None:
     assert s.ui.objective == "Search the house for supplies. (0/2)" and s.route is not None
 
 
+def test_following_micah_passes_only_with_the_barn_horse_led_there() -> None:
+    """Micah asks for the horse by the reins: at his walk's end without it, nothing passes."""
+    sim = make("mission1", "follow_micah")
+    s = sim.state
+    micah, horse = s.npcs["micah"], s.horses["barn_horse"]
+    micah.x, micah.y = micah.path[-1]
+    micah.path_index = len(micah.path)
+    s.player.x, s.player.y = micah.x + 2.0, micah.y
+    horse.x, horse.y = micah.x + 3.0, micah.y
+    sim.advance(0.2)
+    assert not s.mission.passed and s.mission.failure is None
+    s.player.leading = horse.id
+    sim.advance(0.2)
+    assert s.mission.passed
+
+
 def test_mission3_has_no_route_line() -> None:
     assert make("mission3").state.route is None
 

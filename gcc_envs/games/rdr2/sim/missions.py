@@ -233,7 +233,7 @@ DONE: dict[str, Callable[[WorldState, GameData], bool]] = {
     "protect_dutch": lambda s, d: _all_dead(s, "enemy"),
     "go_to_barn": lambda s, d: _in_area(s, "barn"),
     "lead_horse": lambda s, d: _led_home(s),
-    "follow_micah": lambda s, d: _arrived(s, "micah"),
+    "follow_micah": lambda s, d: _arrived(s, "micah") and s.player.leading == "barn_horse",
     "return_to_camp": lambda s, d: _in_area(s, "camp"),
     "follow_javier": lambda s, d: _arrived(s, "javier"),
     "search_for_john": lambda s, d: player_dist(s, s.npcs["john"].x, s.npcs["john"].y) <= 3.0,
