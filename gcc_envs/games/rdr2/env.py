@@ -151,8 +151,9 @@ class RDR2Env(GameEnv):
     * v4: Micah's walk in follow_micah ends at one of 3 far-apart places (another seed's
       replayed input follows its own Micah there) and the checkpoint is passed only with the
       barn horse led there by the reins, as he asks (random skill calls that tagged along won
-      it 2-3 times in 40), go_to_barn and lead_horse start facing any way; your horse's leash in Mission 1 is 70 m (was 45 m; the homestead's 50 m leash keeps
-      the player by the hitched horse, which the walk's new ends would otherwise leave behind).
+      it 2-3 times in 40); go_to_barn and lead_horse start facing any way; your horse's leash
+      in Mission 1 is 70 m (was 45 m; the homestead's 50 m leash keeps the player by the
+      hitched horse, which the walk's new ends would otherwise leave behind).
     * v3: search_for_john starts facing any way (another seed's replayed climb goes astray:
       replay 1/60 on seeds 341-400, was 3/60); the HUD's text, the pause menu and the cores
       are laid as baked layers (within a few levels of the old pixels), snowfall's flakes
