@@ -247,10 +247,7 @@ def load_mission(
             top.fail(f"shop rows must be [item, price, is_supply], got {row!r}")
         shop.append((row[0], float(row[1]), bool(row[2])))
     variation = load_variation(file, top.get("variation", dict, {}))
-    _check_variation(top, variation, things, {n.name for n in npcs}, regions[region])
-    for path, _ in variation.ends:
-        if path not in paths:
-            top.fail(f"variation.ends: {path!r} is not in [paths]")
+    _check_variation(top, variation, things, {n.name for n in npcs}, set(paths), regions[region])
     known = tuple(top.get("known_tutorials", list, []))
     for tid in known:
         if tid not in tutorials:
@@ -283,11 +280,19 @@ def load_mission(
 
 
 def _check_variation(
-    top: _Entry, v: VariationSpec, things: set[str], npcs: set[str], region: RegionData
+    top: _Entry,
+    v: VariationSpec,
+    things: set[str],
+    npcs: set[str],
+    paths: set[str],
+    region: RegionData,
 ) -> None:
     for thing, _ in v.slots:
         if thing not in things:
             top.fail(f"variation.slots: {thing!r} names nothing in this mission")
+    for path, _ in v.ends:
+        if path not in paths:
+            top.fail(f"variation.ends: {path!r} is not in [paths]")
     for g in v.groups:
         if g.anchor not in npcs:
             top.fail(f"variation.groups: anchor {g.anchor!r} is not an NPC of this mission")
