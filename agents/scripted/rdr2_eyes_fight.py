@@ -13,16 +13,13 @@ one, its body is passed over); a man whose bandana moved since the last frame is
 is led at a runner's speed his way; one who stood still is behind his cover, and is led to where
 O'Driscolls step out to shoot (to its right, as seen from the player).
 
-Wolves circle the player at about 8 m, run straight in to bite and back off round the player
-again (``sim/wolves.py``); that is too quick to lead from one frame in the open (a circling wolf
-may set off on its run before the shot). So the player first walks to the nearest rock wall on
-the minimap (:func:`~gcc_envs.games.rdr2.vision_view.nearest_rock`): there the wolves going
-round are stopped where their circle meets the wall and crowd there, and one that runs in comes
-straight along that line. It faces where most red dots crowd and shoots the nearest wolf there
-where it stands, aimed low enough for one running in; a wolf within 4 m has just bitten and is
-led along its way back out (:func:`stalk_ahead`, the way its head points). With no wall near,
-each wolf in view is led by the sim's stalking rule (:func:`stalk_ahead`), or, where the last
-frame shows it went round the other way, as running in to bite and backing off
+Wolves circle the player at about 8 m, stop to growl, run straight in to bite and back off
+round the player again (``sim/wolves.py``); a running or circling one is too quick to lead from
+one frame (a circling wolf may set off on its run before the shot), but a growling one crouches
+where it stands for longer than a shot takes. So the player shoots the nearest crouched wolf in
+view (a figure low and long for its distance, with a red dot its way) where it stands; with none
+in view, each wolf in view is led by the sim's stalking rule (:func:`stalk_ahead`), or, where the
+last frame shows it went round the other way, as running in to bite and backing off
 (:func:`charge_ahead`). A horse's brown coat at the aim point stops a shot. The view's yaw and
 pitch are the sums of the player's own turns (dead reckoning of its own mouse, in its whole
 pixels), which is how two frames compare.
@@ -39,7 +36,6 @@ import numpy as np
 from agents.scripted.rdr2_body import call
 from gcc_envs.games.rdr2 import vision, vision_view
 from gcc_envs.games.rdr2.live import SIM_CAMERA
-from gcc_envs.games.rdr2.sim import geometry as geo
 from gcc_envs.games.rdr2.sim import minimap
 
 #: Eye height (m) on foot; the height (m) aimed at, by foe.
@@ -56,19 +52,13 @@ WOLF_MS, BITE_STOP_M = 7.0, 1.28
 #: round for each 1 of closing in (``sim/wolves.py``); the height (m) of its ears, the top of
 #: its figure.
 STALK_M, STALK_MS, STALK_ROUND, EARS_M = 8.0, 3.85, 0.8, 0.75
-#: A wolf nearer than this (m) has just bitten and backs off round the player.
-BACKING_M = 4.0
-#: Degrees from where the red dots crowd within which a wolf counts as one of the crowd, and
-#: the farthest (m) a shot there is aimed at (one may be running in along that line).
-CROWD_SPREAD_DEG, CROWD_AIM_M = 30.0, 7.0
-#: Walks at most to the nearest rock wall (0: none), how near (m) is at it, how far (m) one
-#: is walked to at most; how far inside the wall its nearest rock pixel read lies (m); the
-#: walking speed (m/s).
-WALL_WALKS, WALL_AT_M, WALL_FAR_M, ROCK_INSET_M, WALK_MS = 2, 1.5, 14.0, 3.0, 3.0
 #: Degrees of slack when a wolf of the last frame is looked for in this one.
 TRACK_DEG = 6.0
 #: A wolf further than this (m) heading in runs at the player, straight on.
 CHARGE_FROM_M = 10.0
+#: A wolf's figure at least this many times as wide as tall is crouched, growling; a wolf's
+#: length (m) from tail to snout.
+CROUCH_FLAT, WOLF_LONG_M = 2.6, 1.4
 #: Wolves further than this (m) are not shot at (they come nearer).
 WOLF_FAR_M = 20.0
 #: Pixels (at a width of 320) either side of a shot's column where a horse's colours stop it.
@@ -186,10 +176,6 @@ class Gunfight:
         #: The wolves of the last frame: world bearing, where stalking would bring it by the
         #: next frame, and the way it faced.
         self.wolf_tracks: list[tuple[float, float, int]] = []
-        #: The world bearing of the rock wall at the player's back (wolves fight), once there,
-        #: and the walks made to it.
-        self.wall: float | None = None
-        self.walks = 0
 
     def focal(self, W: int) -> float:
         return (W / 2.0) / math.tan(math.radians(SIM_CAMERA.hfov_deg) / 2.0)
@@ -236,12 +222,10 @@ class Gunfight:
         if not dots:  # none near: look about
             self.sweep = (self.sweep + 1) % 4
             return call("turn", degree=SWEEP_DEG * (1 if self.sweep in (0, 3) else -1))
-        if foe == "wolf" and self.wall is None and WALL_WALKS:
-            walk = self.to_wall(mm)
-            if walk is not None:
-                return walk
-        if foe == "wolf" and self.wall is not None:
-            return self.at_wall(obs, dots, friends)
+        if foe == "wolf":
+            shot = self.at_growler(obs, dots, friends)
+            if shot is not None:
+                return shot
         if foe == "wolf":
             shot = self.at_wolf(obs, dots, friends)
             if shot is not None:
@@ -303,6 +287,34 @@ class Gunfight:
             return self.shoot(x, y, H, W)
         return follow
 
+    def at_growler(
+        self, obs: np.ndarray, dots: list[vision.Blip], friends: list[vision.Blip]
+    ) -> str | None:
+        """A shot at the middle of the nearest crouched wolf in view (one that stands growling
+        before it charges, for longer than a shot takes: low and long, at least
+        :data:`CROUCH_FLAT` times as wide as tall, as wide as a wolf where its paws stand, with
+        a red dot its way), or None when none shows."""
+        H, W = obs.shape[:2]
+        f = self.focal(W)
+        horizon = H / 2.0 + f * math.tan(math.radians(self.pitch))
+        for fig in vision_view.wolf_figures(obs, horizon):
+            box = fig.box
+            if box.width < CROUCH_FLAT * box.height or box.left == 0 or box.right == W:
+                continue  # standing, or cut off by the view's edge
+            x, y = box.x + 0.5, (box.top + box.bottom) / 2.0
+            bearing = math.degrees(math.atan2(x - W / 2, f))
+            metres = f * EYE_M / max(1.0, box.bottom - horizon)
+            if not 0.6 < box.width * metres / (f * WOLF_LONG_M) < 1.6:
+                continue  # not a wolf's length there (a ledge of snow, far rock)
+            if not any(abs(d.bearing - bearing) < DOT_DEG for d in dots):
+                continue  # a dead wolf lies without a dot
+            if abs(bearing) > SHOOT_MAX_DEG or self.in_line(bearing, metres, friends):
+                continue
+            if self.blocked(obs, x, y):
+                continue
+            return self.shoot(x, y, H, W)
+        return None
+
     @staticmethod
     def blocked(obs: np.ndarray, x: float, y: float, reach: int = BLOCK_PX) -> bool:
         """Whether a horse's brown coat shows about screen point (x, y) in the view: a shot
@@ -316,69 +328,6 @@ class Gunfight:
         # brown: green well above blue (a red wash keeps that), well below red (not an eye)
         warm = (g - b > 12) & (4 * g < 3 * r)
         return bool(warm.any())
-
-    def at_wall(self, obs: np.ndarray, dots: list[vision.Blip], friends: list[vision.Blip]) -> str:
-        """With a rock wall at the back: face where most red dots crowd (wolves going round
-        the player are stopped where their circle meets the wall) and shoot the nearest wolf
-        there where it stands (held up by the wall, or running in straight along that line)."""
-        H, W = obs.shape[:2]
-        f = self.focal(W)
-        worlds = [self.yaw + d.bearing for d in dots]
-
-        def crowd(a: float) -> int:
-            return sum(abs(geo.angle_diff(w, a)) < CROWD_SPREAD_DEG for w in worlds)
-
-        side = max(
-            worlds, key=lambda a: (crowd(a), -abs(geo.angle_diff(a, self.yaw))), default=self.yaw
-        )
-        off = geo.angle_diff(side, self.yaw)
-        horizon = H / 2.0 + f * math.tan(math.radians(self.pitch))
-        best = None
-        for fig in vision_view.wolf_figures(obs, horizon):
-            metres = self.wolf_metres(fig.box, horizon, H, W)
-            if metres is None or metres > WOLF_FAR_M:
-                continue
-            if fig.box.left == 0 or fig.box.right == W:  # cut off by the view's edge
-                continue
-            bearing = math.degrees(math.atan2(fig.box.x + 0.5 - W / 2, f))
-            aim_m = min(metres, CROWD_AIM_M)
-            if metres < BACKING_M:  # near: it has just bitten and backs off round the player
-                aim_m, bearing = stalk_ahead(metres, bearing, fig.facing, THINK_S + FIRE_S)
-                if abs(bearing) > SHOOT_MAX_DEG:
-                    continue
-            key = (abs(geo.angle_diff(self.yaw + bearing, side)) > CROWD_SPREAD_DEG, metres)
-            if best is None or key < best[0]:
-                best = (key, aim_m, bearing)
-        if best is None or best[0][0] and abs(off) > SHOOT_MAX_DEG:
-            if abs(off) > 3.0:
-                return call("turn", degree=round(off, 1))
-            return call("wait", duration=0.3)
-        _, metres, bearing = best
-        if self.in_line(bearing, metres, friends):
-            return call("wait", duration=0.3)
-        x = W / 2 - 0.5 + f * math.tan(math.radians(bearing))
-        y = self.row(H, W, metres * math.cos(math.radians(bearing)), AIM_M["wolf"])
-        if self.blocked(obs, x, y):
-            return call("wait", duration=0.3)
-        return self.shoot(x, y, H, W)
-
-    def to_wall(self, mm: np.ndarray) -> str | None:
-        """A walk to the nearest rock wall on the minimap (wolves circling the player there are
-        stopped by it and crowd where their circle meets it); None once there (the wall's
-        bearing kept) or when there is none near."""
-        rock = vision_view.nearest_rock(mm)
-        if rock is None:
-            return None
-        bearing, share = rock
-        metres = share * minimap.VIEW_FOOT_M - ROCK_INSET_M
-        if metres <= WALL_AT_M or self.walks >= WALL_WALKS:
-            self.wall = self.yaw + bearing
-            return None
-        if metres > WALL_FAR_M:
-            return None
-        self.walks += 1
-        return call("turn_and_move_forward", degree=round(bearing, 1),
-                    duration=round(min(3.0, metres / WALK_MS + 0.4), 2))  # fmt: skip
 
     @staticmethod
     def orbit_of(world: float, last: list[tuple[float, float, int]]) -> int | None:

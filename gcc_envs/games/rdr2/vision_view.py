@@ -283,37 +283,3 @@ def wolf_figures(
         head = (cols.mean() if cols.size else (w - 1) / 2.0) - (w - 1) / 2.0
         out.append(Figure(ScreenBlob(x, y, x + w, y + h, a), 1 if head >= 0 else -1))
     return sorted(out, key=lambda f: -f.box.area)
-
-
-#: The minimap's colour of rock walls (``sim/minimap.py``'s ``WALL_COLORS``), painted with up
-#: to 3/16 of the view behind showing through.
-MAP_ROCK = (104, 102, 100)
-
-
-def nearest_rock(
-    minimap: np.ndarray, tol: int = 10, min_px: int = 15
-) -> tuple[float, float] | None:
-    """(bearing in degrees right of ahead, share of the minimap's radius) of the nearest rock
-    wall on the minimap (a crop centred on the player, heading up), or None when none shows:
-    its nearest pixel that has at least ``min_px`` rock pixels in the 5×5 about it (not the
-    blended rims of the dots and the arrow).
-
-    >>> m = np.full((47, 47, 3), 224, np.uint8); m[:, 30:] = MAP_ROCK
-    >>> b, d = nearest_rock(m); round(b), round(d, 2)
-    (90, 0.3)
-    """
-    from gcc_envs.games.rdr2.vision import colour_mask
-
-    h, w = minimap.shape[:2]
-    mask = colour_mask(minimap, MAP_ROCK, tol, 3 / 16) & colour_mask(minimap, MAP_ROCK, tol + 30)
-    near = cv2.blur(mask.astype(np.float32), (5, 5)) * 25.0 >= min_px - 0.5
-    ys, xs = np.nonzero(mask & near)
-    if xs.size == 0:
-        return None
-    cx, cy, half = (w - 1) / 2.0, (h - 1) / 2.0, min(w, h) / 2.0
-    d = np.hypot(xs - cx, ys - cy)
-    ok = d <= 0.97 * half
-    if not ok.any():
-        return None
-    i = int(np.argmin(np.where(ok, d, np.inf)))
-    return math.degrees(math.atan2(xs[i] - cx, -(ys[i] - cy))), float(d[i] / half)

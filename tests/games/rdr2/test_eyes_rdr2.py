@@ -23,7 +23,6 @@ from gcc_envs.games.rdr2 import vision, vision_view
 from gcc_envs.games.rdr2.sim import geometry as geo
 from gcc_envs.games.rdr2.sim import minimap
 from gcc_envs.games.rdr2.sim.state import CELL_M
-from gcc_envs.games.rdr2.skills import sim_minimap
 
 H, W = 180, 320
 
@@ -139,18 +138,31 @@ def test_wolf_figures_tell_a_wolfs_distance_and_way_even_when_hurt() -> None:
     assert not vision_view.wolf_figures(sim.render(H, W), H / 2.0)
 
 
-def test_nearest_rock_on_the_minimap_points_at_the_wall() -> None:
+def test_a_crouched_wolf_is_shot_where_it_stands_and_a_standing_one_is_not_taken_for_one() -> None:
     sim = make("mission2", "kill_wolves", seed=901, vary=True)
-    p = sim.state.player
-    p.x, p.y = 69.0, 50.0  # a metre from the clearing's east wall (x = 70 m)
-    for yaw, want in ((0.0, 0.0), (90.0, -90.0), (180.0, 180.0)):
-        p.yaw_deg = yaw
+    s = sim.state
+    p = s.player
+    wolves = [n for n in s.npcs.values() if n.kind == "wolf"]
+    p.x, p.y, p.pitch_deg = 60.0, 56.0, 0.0
+    wolf = wolves[0]
+    wolf.x, wolf.y = p.x - 7.0, p.y  # 7 m off, on open snow
+    for k, other in enumerate(wolves[1:]):  # the others behind the player
+        other.x, other.y = p.x + 3.0, p.y + 0.6 * k
+    face(sim, wolf.x, wolf.y)
+    p.yaw_deg -= 25.0  # the wolf 25 degrees right of ahead
+    wolf.yaw_deg = geo.heading(p.x - wolf.x, p.y - wolf.y)
+    dots = [vision.Blip(25.0, 7.0 / minimap.VIEW_FOOT_M, 9)]  # its red dot on the minimap
+    for state, shot in (("growl", True), ("stalk", False)):
+        wolf.state = state
         frame = sim.render(H, W)
-        rock = vision_view.nearest_rock(vision.minimap_crop(frame, sim_minimap(H, W)))
-        assert rock is not None
-        bearing, share = rock
-        assert abs((bearing - want + 180.0) % 360.0 - 180.0) < 25.0
-        assert share * minimap.VIEW_FOOT_M < 6.0  # near (read a few pixels inside it)
+        out = Gunfight().at_growler(frame, dots, [])
+        assert (out is not None) == shot, (state, out)
+        if shot:
+            x = int(out.split("x=")[1].split(",")[0])
+            bearing = math.degrees(math.atan2(x + 0.5 - W / 2, Gunfight().focal(W)))
+            assert abs(bearing - 25.0) < 2.0
+    wolf.state = "growl"
+    assert Gunfight().at_growler(sim.render(H, W), [], []) is None  # no dot: a dead one
 
 
 @pytest.mark.parametrize(

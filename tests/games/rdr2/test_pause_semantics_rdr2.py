@@ -53,8 +53,9 @@ def test_realtime_mode_lets_the_wolves_run_while_the_agent_thinks():
     paused_moved, speed, _ = think_and_step("paused")
     moved, _, info = think_and_step("realtime")
     assert info["t_game"] >= THINK_S
-    # they ran until they reached the player: several times farther than in paused mode
-    assert moved > 2 * paused_moved and moved > speed * 1.5
+    # they circled in and ran at the player (growling between): farther than in paused mode,
+    # and farther than a second of a wolf's top speed
+    assert moved > 2 * paused_moved and moved > speed
 
 
 def test_lockstep_never_pauses_so_no_animation_time_passes():

@@ -12,7 +12,7 @@ import pytest
 from rdr2_helpers import face, make, press
 
 from gcc_envs.errors import DataError, GCCError
-from gcc_envs.games.rdr2.sim import PAUSE_ANIMATION_S, RDR2Sim
+from gcc_envs.games.rdr2.sim import PAUSE_ANIMATION_S, RDR2Sim, wolves
 from gcc_envs.games.rdr2.sim import geometry as geo
 from gcc_envs.games.rdr2.sim.loader import DATA_DIR, load_data
 from gcc_envs.games.rdr2.sim.state import CELL_M, DT
@@ -21,10 +21,18 @@ from gcc_envs.games.rdr2.sim.world import hurt_npc
 # ---- pausing
 
 
+def past_their_growl(sim) -> None:
+    """Every wolf done growling (the unvaried ones circle 0 s): each runs at the player now."""
+    for n in sim.state.npcs.values():
+        if n.kind == "wolf":
+            n.stalk_left = -wolves.GROWL_S
+
+
 def test_pausing_runs_the_world_for_the_animation_only() -> None:
     sim = make("mission2", "kill_wolves")
     s = sim.state
     wolf = s.npcs["wolf_2"]
+    past_their_growl(sim)
     sim.advance(0.2)
     assert wolf.state == "run"
     x0, y0, clock0 = wolf.x, wolf.y, s.clock
@@ -41,6 +49,7 @@ def test_pausing_runs_the_world_for_the_animation_only() -> None:
 def test_player_cannot_act_while_resuming_but_the_world_moves() -> None:
     sim = make("mission2", "kill_wolves")
     s = sim.state
+    past_their_growl(sim)
     sim.set_paused(True)
     sim.set_paused(False)
     assert s.ui.pause.phase == "resuming"

@@ -8,7 +8,7 @@ import pytest
 from rdr2_helpers import make
 
 from gcc_envs.errors import DataError
-from gcc_envs.games.rdr2.sim import load_data
+from gcc_envs.games.rdr2.sim import load_data, wolves
 from gcc_envs.games.rdr2.sim.overlap import checkpoint_overlaps, overlap, task_objects
 from gcc_envs.games.rdr2.sim.variation_loader import load_variation
 from gcc_envs.games.rdr2.sim.world import SUPPLIES
@@ -104,20 +104,28 @@ def test_flanking_enemies_run_to_new_cover_after_a_shot() -> None:
     assert moved and all(n.cover in s.covers for n in enemies)
 
 
-def test_wolves_circle_before_they_charge_and_back_off_after_a_bite() -> None:
+def test_wolves_circle_crouch_growling_charge_and_back_off_after_a_bite() -> None:
     sim = make("mission2", "kill_wolves", seed=3, vary=True)
     s = sim.state
     wolf = next(n for n in s.npcs.values() if n.kind == "wolf")
     assert wolf.stalk_s > 0
-    seen = []
-    for _ in range(300):
+    seen, growl, fastest = [], [], 0.0
+    for _ in range(400):
         sim.advance(1 / 30)
         s.player.health = 100.0
         if not seen or seen[-1] != wolf.state:
             seen.append(wolf.state)
-    assert seen[0] == "stalk" and "run" in seen and "bite" in seen
+        if wolf.state == "growl":
+            growl.append((wolf.x, wolf.y, wolf.vx, wolf.vy))
+        else:
+            fastest = max(fastest, math.hypot(wolf.vx, wolf.vy))
+    assert seen[:4] == ["stalk", "growl", "run", "bite"]
     assert "stalk" in seen[seen.index("bite") :]  # hit and run
-    assert math.hypot(wolf.vx, wolf.vy) > 0
+    assert "growl" in seen[seen.index("bite") + 1 :]  # and growls again before the next run
+    # it stands still while it growls, for GROWL_S (a frame apart at most, per growl)
+    first = growl[: round(wolves.GROWL_S * 30)]
+    assert len({(x, y) for x, y, _, _ in first}) == 1 and all(vx == vy == 0 for *_, vx, vy in first)
+    assert fastest > 0.9 * wolf.speed  # and runs in at full speed
 
 
 def test_a_companion_stops_waiting_and_time_limits_fail_the_checkpoint() -> None:

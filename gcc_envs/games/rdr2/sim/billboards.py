@@ -28,7 +28,8 @@ def _npc(npc: Any) -> Billboard | None:
     if getattr(npc, "mounted", None) or state == "carried":
         return None  # drawn on its horse, or on the player's shoulder
     if npc.kind == "wolf":
-        return _board(npc.x, npc.y, "wolf", ("wolf", not npc.alive), npc.yaw_deg)
+        pose = ("wolf", not npc.alive, npc.alive and state == "growl")
+        return _board(npc.x, npc.y, "wolf", pose, npc.yaw_deg)
     if npc.kind == "horse_barn":
         return _board(npc.x, npc.y, "horse", ("horse", "barn", None), npc.yaw_deg)
     if not npc.alive or state == "downed":

@@ -77,7 +77,7 @@ def body_height(thing: NPC | Horse) -> float:
     if not isinstance(thing, NPC):
         return 1.8
     if thing.kind == "wolf":
-        return 0.8
+        return 0.5 if thing.state == "growl" else 0.8
     return 1.0 if thing.state == "downed" else 1.8
 
 

@@ -202,18 +202,23 @@ def horse(owner: str, rider: str | None = None) -> np.ndarray:
 
 
 @lru_cache(maxsize=8)
-def wolf(dead: bool = False) -> np.ndarray:
+def wolf(dead: bool = False, growl: bool = False) -> np.ndarray:
+    """A wolf from its side, head to the right; ``growl``: crouched low, head down level with
+    its back, ears laid flat (about half its standing height)."""
     img = _canvas("wolf")
     fur, dark = (128, 128, 132), (70, 70, 76)
+    low = 0.24 if growl and not dead else 0.0  # how far (share of the height) the body sinks
     for x in (0.22, 0.32, 0.66, 0.74):
-        _rect(img, x, 0.55, x + 0.06, 1.0, fur)
-    _ellipse(img, 0.48, 0.48, 0.32, 0.2, fur)
-    _ellipse(img, 0.84, 0.34, 0.12, 0.14, fur)  # head
-    _rect(img, 0.90, 0.36, 0.99, 0.46, dark)  # snout
-    _rect(img, 0.80, 0.12, 0.84, 0.24, dark)  # ears
-    _rect(img, 0.87, 0.12, 0.91, 0.24, dark)
-    _rect(img, 0.05, 0.35, 0.18, 0.48, dark)  # tail
-    _rect(img, 0.86, 0.30, 0.89, 0.34, (230, 200, 40))  # eye
+        _rect(img, x, 0.55 + low * 0.6, x + 0.06, 1.0, fur)
+    _ellipse(img, 0.48, 0.48 + low, 0.32, 0.2 - low * 0.15, fur)
+    head = 0.34 + low * 1.15
+    _ellipse(img, 0.84, head, 0.12, 0.14 - low * 0.1, fur)
+    _rect(img, 0.90, head + 0.02, 0.99, head + 0.12, dark)  # snout
+    ears = 0.12 if not low else head - 0.08
+    _rect(img, 0.80, ears, 0.84, ears + 0.12 - low * 0.15, dark)
+    _rect(img, 0.87, ears, 0.91, ears + 0.12 - low * 0.15, dark)
+    _rect(img, 0.05, 0.35 + low, 0.18, 0.48 + low, dark)  # tail
+    _rect(img, 0.86, head - 0.04, 0.89, head, (230, 200, 40))  # eye
     if dead:
         img = cv2.flip(img, 0)
         img[: img.shape[0] // 2] = 0

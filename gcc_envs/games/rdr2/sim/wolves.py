@@ -1,4 +1,5 @@
-"""Wolves: they circle the player, charge, bite and back off to circle again (hit and run)."""
+"""Wolves: they circle the player, stop to growl, charge, bite and back off to circle again (hit
+and run)."""
 
 from __future__ import annotations
 
@@ -10,17 +11,21 @@ from gcc_envs.games.rdr2.sim.world import hurt_player, level_at
 
 #: Wolves: reach and damage of a bite, seconds between bites.
 BITE_M = 1.6
-BITE_DAMAGE = 9.0
+BITE_DAMAGE = 12.0
 BITE_COOLDOWN_S = 1.2
 #: Circling wolves keep this far from the player (metres) and move at this share of their speed.
 STALK_M = 8.0
 STALK_SPEED = 0.55
+#: Seconds a wolf stands crouched and growling, facing the player, before it charges (the
+#: wolves of RDR2 snarl with lowered heads before they lunge): the one time a wolf stands still.
+GROWL_S = 2.5
 
 
 def step_wolf(state: WorldState, npc: NPC, dt: float) -> None:
-    """Circle the player for ``npc.stalk_s`` seconds, closing to :data:`STALK_M`, then run
-    straight at them (sliding along walls, up one-block ledges) and bite when close; after a
-    bite, back off and circle again (hit and run)."""
+    """Circle the player for ``npc.stalk_s`` seconds, closing to :data:`STALK_M`, growl where it
+    stands for :data:`GROWL_S` (``stalk_left`` counts on below 0), then run straight at them
+    (sliding along walls, up one-block ledges) and bite when close; after a bite, back off and
+    circle again (hit and run)."""
     if not npc.alive:
         npc.vx = npc.vy = 0.0
         return
@@ -47,6 +52,11 @@ def _wolf_move(state: WorldState, npc: NPC, dt: float) -> None:
         dx, dy = vx / n * step, vy / n * step
         npc.x, npc.y = geo.move_circle(m.walls, m.level, CELL_M, npc.x, npc.y, dx, dy, 0.4, z + 1)
         npc.yaw_deg = geo.heading(dx, dy)
+        return
+    if npc.stalk_left > -GROWL_S and d > BITE_M:
+        npc.stalk_left -= dt
+        npc.state = "growl"
+        npc.yaw_deg = geo.heading(p.x - npc.x, p.y - npc.y)
         return
     if d > BITE_M:
         npc.state = "run"
