@@ -5,13 +5,14 @@ open-loop replay of the scripted input on random seed pairs, and the task's coll
 (the share of 100 seeds' pairs that draw the same variant).
 
 Run: ``python benchmarks/apps_fairness.py [--suite chrome outlook ...] [--seeds 5]
-[--pairs 20] [--baseline 2] [--first 7000]``. Per task: the scripted policy on the held-out
+[--pairs 20] [--baseline 2] [--first 7000] [--jobs 1]``. Per task: the scripted policy on the held-out
 seeds ``--first``.. (its input is kept); doing nothing is the checker's score right after
 each of those resets; the random policy (8 actions, then DONE) runs on ``--baseline`` seeds;
 the replay sends a scripted run's input open loop on ``--pairs`` random (source, target)
 pairs — the source one of the scripted seeds, the target any held-out seed, whatever their
 choices (two seeds may share a variant: that is what the replay must not exploit). One virtual
-display per suite. Prints one block of rows per suite and exits 1 when a scripted run fails, doing nothing
+display per suite (per task with ``--jobs``: most of a task's time is spent waiting on its
+programs, so tasks in parallel finish sooner than the cores alone suggest). Prints one block of rows per suite and exits 1 when a scripted run fails, doing nothing
 or a random run succeeds, or replays succeed on more than 5 % of the pairs.
 """
 
@@ -85,42 +86,85 @@ HEADER = (
 
 def suite_tables(args: argparse.Namespace, out: Any = sys.stdout) -> bool:
     """Every software twin suite (or ``args.suite``'s), one block of rows each, written to
-    ``out`` as the rows end; whether every task measured is a fair test."""
-    from gcc_envs.backends.desktop.display import VirtualDisplay
+    ``out`` as the rows end (with ``args.jobs`` > 1, tasks run in that many processes, each on
+    its own virtual display, and a suite's block is written once its rows are in); whether
+    every task measured is a fair test."""
+    from concurrent.futures import ProcessPoolExecutor
 
-    all_fair = True
+    blocks = []  # per suite: its key and, per task, its id and a row or a note
     for suite in specs().values():
         if getattr(suite, "env_class", None) != FACTORY:
             continue
         if args.suite and suite.key not in args.suite:
             continue
-        print(f"\n{suite.key}\n{HEADER}", file=out, flush=True)
         missing = [p for p in suite.programs if shutil.which(p) is None and not p.startswith("/")]
-        display = None
-        try:
-            for row in suite.tasks:
-                env_id = row.env_id(suite.title)
-                if args.task and row.key not in args.task:
-                    continue
-                if row.key in live_only(suite) or not row.script:
-                    print(f"{env_id:38s} no twin or no script", file=out)
-                    continue
-                if missing:
-                    print(f"{env_id:38s} skipped: {', '.join(missing)} missing", file=out)
-                    continue
-                if display is None:
-                    display = VirtualDisplay(suite.desktop["screen_size"])
-                env = gym.make(env_id, display=display.name)
-                try:
-                    line, fair = task_row(env, args)
-                finally:
-                    env.close()
-                all_fair &= fair
-                print(f"{env_id:38s} {line}", file=out, flush=True)
-        finally:
-            if display is not None:
-                display.close()
+        rows = []
+        for row in suite.tasks:
+            env_id = row.env_id(suite.title)
+            if args.task and row.key not in args.task:
+                continue
+            if row.key in live_only(suite) or not row.script:
+                rows.append((env_id, "no twin or no script"))
+            elif missing:
+                rows.append((env_id, f"skipped: {', '.join(missing)} missing"))
+            else:
+                rows.append((env_id, None))
+        blocks.append((suite, rows))
+    all_fair = True
+    if args.jobs <= 1:
+        for suite, rows in blocks:
+            print(f"\n{suite.key}\n{HEADER}", file=out, flush=True)
+            display = None
+            try:
+                for env_id, note in rows:
+                    if note is None:
+                        if display is None:
+                            display = _display(suite)
+                        note, fair = _measure(env_id, display.name, args)
+                        all_fair &= fair
+                    print(f"{env_id:38s} {note}", file=out, flush=True)
+            finally:
+                if display is not None:
+                    display.close()
+        return all_fair
+    with ProcessPoolExecutor(args.jobs) as pool:
+        jobs = {
+            env_id: pool.submit(_measure_alone, suite.key, env_id, args)
+            for suite, rows in blocks
+            for env_id, note in rows
+            if note is None
+        }
+        for suite, rows in blocks:
+            print(f"\n{suite.key}\n{HEADER}", file=out, flush=True)
+            for env_id, note in rows:
+                if note is None:
+                    note, fair = jobs[env_id].result()
+                    all_fair &= fair
+                print(f"{env_id:38s} {note}", file=out, flush=True)
     return all_fair
+
+
+def _display(suite: Any) -> Any:
+    from gcc_envs.backends.desktop.display import VirtualDisplay
+
+    return VirtualDisplay(suite.desktop["screen_size"])
+
+
+def _measure(env_id: str, display: str, args: argparse.Namespace) -> tuple[str, bool]:
+    env = gym.make(env_id, display=display)
+    try:
+        return task_row(env, args)
+    finally:
+        env.close()
+
+
+def _measure_alone(suite_key: str, env_id: str, args: argparse.Namespace) -> tuple[str, bool]:
+    """One task's row, on a virtual display of its own (a worker process's job)."""
+    display = _display(specs()[suite_key])
+    try:
+        return _measure(env_id, display.name, args)
+    finally:
+        display.close()
 
 
 def parser() -> argparse.ArgumentParser:
@@ -131,6 +175,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--pairs", type=int, default=20, help="random seed pairs for the replay")
     p.add_argument("--baseline", type=int, default=2, help="seeds for the random policy")
     p.add_argument("--first", type=int, default=7000, help="the first held-out seed")
+    p.add_argument("--jobs", type=int, default=1, help="tasks measured in parallel processes")
     return p
 
 

@@ -403,7 +403,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     p.add_argument("--no-latency", action="store_true", help="drop the LMM evaluation profile")
     p.add_argument("--think-time", type=float, help="game seconds before each action, all games")
     p.add_argument("--policies", nargs="*", default=POLICIES, choices=POLICIES)
-    p.add_argument("--jobs", type=int, default=1, help="tasks evaluated in parallel processes")
+    p.add_argument(
+        "--jobs", type=int, default=1, help="tasks evaluated in parallel processes (apps too)"
+    )
     p.add_argument(
         "--apps",
         nargs="*",
@@ -447,13 +449,13 @@ def main(argv: Sequence[str] | None = None) -> None:
         args.out.with_suffix(".md").write_text(table + "\n")
         args.out.with_suffix(".json").write_text(json.dumps(rows, indent=1, default=dict) + "\n")
     if args.apps is not None:
-        apps = apps_tables(args.apps, seeds, args.pairs)
+        apps = apps_tables(args.apps, seeds, args.pairs, args.jobs)
         if args.out:
             with args.out.with_suffix(".md").open("a") as f:
                 f.write("\n" + apps + "\n")
 
 
-def apps_tables(suites: Sequence[str], seeds: Sequence[int], pairs: int) -> str:
+def apps_tables(suites: Sequence[str], seeds: Sequence[int], pairs: int, jobs: int = 1) -> str:
     """The software twins' tables (``apps_fairness.py``), printed as their rows end."""
     import io
 
@@ -461,7 +463,7 @@ def apps_tables(suites: Sequence[str], seeds: Sequence[int], pairs: int) -> str:
 
     args = apps_fairness.parser().parse_args(
         ["--first", str(min(seeds)), "--seeds", str(len(seeds)), "--pairs", str(pairs),
-         *(["--suite", *suites] if suites else [])]
+         "--jobs", str(jobs), *(["--suite", *suites] if suites else [])]
     )  # fmt: skip
 
     class _Tee(io.StringIO):
