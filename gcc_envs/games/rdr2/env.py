@@ -25,9 +25,9 @@ class RDR2Env(GameEnv):
     15 m behind and then go on, enemies who shoot bursts from cover, dash to flanking cover
     and otherwise advance on the companion they fight (Dutch: 100 health; their shots come
     round any cover within 10 m, so a fight that drags on while the agent thinks costs him),
-    wolves that circle, crouch growling, charge, bite and back off, a barn horse led by the reins along the
-    route line (running spooks it free, straying off the line makes it balk and the reins
-    slip), health that regenerates, and a "mission failed" screen. In the saddle, the view
+    wolves that circle, crouch growling, charge, bite and back off, a barn horse led by the
+    reins along the route line (running spooks it free, straying off the line makes it balk
+    and the reins slip), health that regenerates, and a "mission failed" screen. In the saddle, the view
     looks where the horse faces. A control a tutorial teaches works only once its box has appeared (the
     weapon wheel, looting, climbing, hitching, calming a horse, carrying, shopping).
 
@@ -108,8 +108,8 @@ class RDR2Env(GameEnv):
       line's end (±11 m east-west, ±3 m north-south of its middle), with everything placed
       around him;
     * 3-5 wolves that appear 13-24 m from where kill_wolves starts, each circling the player
-      for 1-5 s (its own way round), then crouching where it stands, growling, for 2.5 s
-      before it charges (the one time it stands still), and again after each bite (12 health);
+      for 1-5 s (its own way round), then crouching where it stands, growling, for 4 s
+      before it charges (the one time it stands still), and again after each bite (18 health);
     * the general store on one of the town's 6 plots (the others closed houses), its clerk,
       counter and door with it; the catalogue's rows in a seeded order;
     * enemy fire and hip fire.
@@ -149,11 +149,11 @@ class RDR2Env(GameEnv):
     Cradle's paused real-game loop do, while the world moves and the player cannot act.
 
     ## Version History
-    * v5: a wolf stops after circling and crouches growling for 2.5 s before its charge
-      (drawn low, head down: the time a shot sent from one frame can find it where it was),
-      and its bite takes 12 health (was 9), so a fight that drags on while the agent thinks
-      still costs: kill_wolves is won from the screen alone at the evaluation's 1 s think
-      time, while the privileged oracle at 3 s wins about half.
+    * v5: a wolf stops after circling and crouches growling for 4 s before its charge
+      (drawn low, head down: long enough for a shot sent from one frame to find it where it
+      was), and its bite takes 18 health (was 9), so a fight that drags on while the agent
+      thinks costs more: kill_wolves is won from the screen alone at the evaluation's 1 s
+      think time about half the time, and by the privileged oracle at 3 s less often.
     * v4: Micah's walk in follow_micah ends at one of 3 far-apart places (another seed's
       replayed input follows its own Micah there) and the checkpoint is passed only with the
       barn horse led there by the reins, as he asks (random skill calls that tagged along won

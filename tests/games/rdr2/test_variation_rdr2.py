@@ -110,7 +110,7 @@ def test_wolves_circle_crouch_growling_charge_and_back_off_after_a_bite() -> Non
     wolf = next(n for n in s.npcs.values() if n.kind == "wolf")
     assert wolf.stalk_s > 0
     seen, growl, fastest = [], [], 0.0
-    for _ in range(400):
+    for _ in range(600):
         sim.advance(1 / 30)
         s.player.health = 100.0
         if not seen or seen[-1] != wolf.state:

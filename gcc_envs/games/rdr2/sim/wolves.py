@@ -11,14 +11,14 @@ from gcc_envs.games.rdr2.sim.world import hurt_player, level_at
 
 #: Wolves: reach and damage of a bite, seconds between bites.
 BITE_M = 1.6
-BITE_DAMAGE = 12.0
+BITE_DAMAGE = 18.0
 BITE_COOLDOWN_S = 1.2
 #: Circling wolves keep this far from the player (metres) and move at this share of their speed.
 STALK_M = 8.0
 STALK_SPEED = 0.55
 #: Seconds a wolf stands crouched and growling, facing the player, before it charges (the
 #: wolves of RDR2 snarl with lowered heads before they lunge): the one time a wolf stands still.
-GROWL_S = 2.5
+GROWL_S = 4.0
 
 
 def step_wolf(state: WorldState, npc: NPC, dt: float) -> None:
