@@ -109,18 +109,26 @@ def test_hit_marker_is_read_only_while_it_shows() -> None:
     assert vision_view.hit_marker(sim.render(H, W))
 
 
-def test_wolf_figures_tell_a_wolfs_distance_and_way_even_when_hurt() -> None:
+def wolf_in_view():
+    """Mission 2's kill_wolves with one wolf 7 m off on open snow, 25 degrees right of ahead
+    (where a red wash reaches), the others behind the player: (sim, the wolf)."""
     sim = make("mission2", "kill_wolves", seed=901, vary=True)
     s = sim.state
     p = s.player
     wolves = [n for n in s.npcs.values() if n.kind == "wolf"]
     p.x, p.y, p.pitch_deg = 60.0, 56.0, 0.0
     wolf = wolves[0]
-    wolf.x, wolf.y = p.x - 7.0, p.y  # 7 m off, on open snow
-    for k, other in enumerate(wolves[1:]):  # the others behind the player
+    wolf.x, wolf.y = p.x - 7.0, p.y
+    for k, other in enumerate(wolves[1:]):
         other.x, other.y = p.x + 3.0, p.y + 0.6 * k
     face(sim, wolf.x, wolf.y)
-    p.yaw_deg -= 25.0  # the wolf 25 degrees right of ahead, where a red wash reaches
+    p.yaw_deg -= 25.0
+    return sim, wolf
+
+
+def test_wolf_figures_tell_a_wolfs_distance_and_way_even_when_hurt() -> None:
+    sim, wolf = wolf_in_view()
+    s, p = sim.state, sim.state.player
     for heading, way in ((p.yaw_deg + 90.0, 1), (p.yaw_deg - 90.0, -1)):
         wolf.yaw_deg = heading  # running right, then left, across the view
         for flash in (0.0, 1.0):
@@ -139,17 +147,8 @@ def test_wolf_figures_tell_a_wolfs_distance_and_way_even_when_hurt() -> None:
 
 
 def test_a_crouched_wolf_is_shot_where_it_stands_and_a_standing_one_is_not_taken_for_one() -> None:
-    sim = make("mission2", "kill_wolves", seed=901, vary=True)
-    s = sim.state
-    p = s.player
-    wolves = [n for n in s.npcs.values() if n.kind == "wolf"]
-    p.x, p.y, p.pitch_deg = 60.0, 56.0, 0.0
-    wolf = wolves[0]
-    wolf.x, wolf.y = p.x - 7.0, p.y  # 7 m off, on open snow
-    for k, other in enumerate(wolves[1:]):  # the others behind the player
-        other.x, other.y = p.x + 3.0, p.y + 0.6 * k
-    face(sim, wolf.x, wolf.y)
-    p.yaw_deg -= 25.0  # the wolf 25 degrees right of ahead
+    sim, wolf = wolf_in_view()
+    p = sim.state.player
     wolf.yaw_deg = geo.heading(p.x - wolf.x, p.y - wolf.y)
     dots = [vision.Blip(25.0, 7.0 / minimap.VIEW_FOOT_M, 9)]  # its red dot on the minimap
     for state, shot in (("growl", True), ("stalk", False)):
