@@ -222,12 +222,8 @@ class Gunfight:
         if not dots:  # none near: look about
             self.sweep = (self.sweep + 1) % 4
             return call("turn", degree=SWEEP_DEG * (1 if self.sweep in (0, 3) else -1))
-        if foe == "wolf":
-            shot = self.at_growler(obs, dots, friends)
-            if shot is not None:
-                return shot
-        if foe == "wolf":
-            shot = self.at_wolf(obs, dots, friends)
+        if foe == "wolf":  # one growling where it stands first, else one led as it goes
+            shot = self.at_growler(obs, dots, friends) or self.at_wolf(obs, dots, friends)
             if shot is not None:
                 return shot
         near = dots[0]
