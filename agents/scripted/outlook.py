@@ -85,6 +85,24 @@ def compose(to: str, subject: str) -> list[Event]:
 
 #: Send (Ctrl+Enter) and confirm Thunderbird's question.
 SEND = [Hotkey(("ctrl", "enter")), Wait(1.0), KeyPress("enter")]
+#: The yellow of the bar Thunderbird shows over a message whose text names an attachment
+#: ("Found an attachment keyword"); sending it then asks "Did you forget to add an attachment?",
+#: whose default button is "No, Send Now".
+REMINDER_RGB = (255, 241, 96)
+
+
+def attachment_reminder(frame: np.ndarray) -> bool:
+    """Whether the compose window still shows, with its attachment-keyword bar (a send held up
+    by the reminder's question).
+
+    >>> f = np.zeros((800, 1280, 3), np.uint8)
+    >>> attachment_reminder(f)
+    False
+    >>> f[735:765, 5:860] = REMINDER_RGB
+    >>> attachment_reminder(f)
+    True
+    """
+    return float(_mask(frame, REMINDER_RGB, tol=12).mean()) > 0.01
 
 
 def quick_filter(text: str) -> list[Event]:
@@ -98,7 +116,8 @@ class OutlookScript(PlanScript):
 
 
 class SendHelloFriendScript(OutlookScript):
-    """New message (Ctrl+N): the address, the subject, send."""
+    """New message (Ctrl+N): the address, the subject, send (past the attachment reminder a
+    subject such as "Draft attached" brings up)."""
 
     def plan(self, instruction: str, frame: np.ndarray) -> Plan:
         to = re.search(r"e-mail to (\S+@\S+?) with", instruction)
@@ -108,7 +127,9 @@ class SendHelloFriendScript(OutlookScript):
         yield until([Hotkey(("ctrl", "n"))], lambda f: shown is None or changed(f, shown, tol=8.0),
                     timeout_s=20.0, then_s=1.5)  # fmt: skip
         yield settle([*compose(to.group(1) if to else "", subject)[2:], Wait(0.3)], quiet_s=0.5)
-        yield settle(SEND, quiet_s=1.0)
+        frame = yield settle(SEND, quiet_s=1.0)
+        if frame is not None and attachment_reminder(frame):  # "Draft attached": send anyway
+            yield settle([KeyPress("enter")], quiet_s=1.0)
 
 
 class EmptyJunkScript(OutlookScript):
