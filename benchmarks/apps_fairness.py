@@ -5,15 +5,16 @@ open-loop replay of the scripted input on random seed pairs, and the task's coll
 (the share of 100 seeds' pairs that draw the same variant).
 
 Run: ``python benchmarks/apps_fairness.py [--suite chrome outlook ...] [--seeds 5]
-[--pairs 20] [--baseline 2] [--first 7000] [--jobs 1]``. Per task: the scripted policy on the held-out
-seeds ``--first``.. (its input is kept); doing nothing is the checker's score right after
-each of those resets; the random policy (8 actions, then DONE) runs on ``--baseline`` seeds;
+[--pairs 20] [--baseline 2] [--first 7000] [--jobs 1]``. Per task: the scripted policy on the
+held-out seeds ``--first``.. (its input is kept); doing nothing is the checker's score right
+after each of those resets; the random policy (8 actions, then DONE) runs on ``--baseline`` seeds;
 the replay sends a scripted run's input open loop on ``--pairs`` random (source, target)
 pairs — the source one of the scripted seeds, the target any held-out seed, whatever their
 choices (two seeds may share a variant: that is what the replay must not exploit). One virtual
-display per suite (per task with ``--jobs``: most of a task's time is spent waiting on its
-programs, so tasks in parallel finish sooner than the cores alone suggest). Prints one block of rows per suite and exits 1 when a scripted run fails, doing nothing
-or a random run succeeds, or replays succeed on more than 5 % of the pairs.
+display per task; ``--jobs`` runs that many tasks at once (a task mostly waits on its programs,
+so tasks in parallel finish sooner than the cores alone suggest). Prints one block of rows per
+suite and exits 1 when a scripted run fails, doing nothing or a random run succeeds, or replays
+succeed on more than 5 % of the pairs.
 """
 
 from __future__ import annotations
@@ -86,12 +87,11 @@ HEADER = (
 
 def suite_tables(args: argparse.Namespace, out: Any = sys.stdout) -> bool:
     """Every software twin suite (or ``args.suite``'s), one block of rows each, written to
-    ``out`` as the rows end (with ``args.jobs`` > 1, tasks run in that many processes, each on
-    its own virtual display, and a suite's block is written once its rows are in); whether
-    every task measured is a fair test."""
+    ``out`` as the rows end (with ``args.jobs`` > 1, tasks run in that many processes at once);
+    whether every task measured is a fair test."""
     from concurrent.futures import ProcessPoolExecutor
 
-    blocks = []  # per suite: its key and, per task, its id and a row or a note
+    blocks = []  # per suite: the suite and, per task, its id and None (to measure) or a note
     for suite in specs().values():
         if getattr(suite, "env_class", None) != FACTORY:
             continue
@@ -111,58 +111,39 @@ def suite_tables(args: argparse.Namespace, out: Any = sys.stdout) -> bool:
                 rows.append((env_id, None))
         blocks.append((suite, rows))
     all_fair = True
-    if args.jobs <= 1:
-        for suite, rows in blocks:
-            print(f"\n{suite.key}\n{HEADER}", file=out, flush=True)
-            display = None
-            try:
-                for env_id, note in rows:
-                    if note is None:
-                        if display is None:
-                            display = _display(suite)
-                        note, fair = _measure(env_id, display.name, args)
-                        all_fair &= fair
-                    print(f"{env_id:38s} {note}", file=out, flush=True)
-            finally:
-                if display is not None:
-                    display.close()
-        return all_fair
-    with ProcessPoolExecutor(args.jobs) as pool:
+    pool = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else None
+    try:
         jobs = {
-            env_id: pool.submit(_measure_alone, suite.key, env_id, args)
+            env_id: pool.submit(_measure, suite.key, env_id, args)
             for suite, rows in blocks
             for env_id, note in rows
-            if note is None
+            if note is None and pool is not None
         }
         for suite, rows in blocks:
             print(f"\n{suite.key}\n{HEADER}", file=out, flush=True)
             for env_id, note in rows:
                 if note is None:
-                    note, fair = jobs[env_id].result()
+                    job = jobs.get(env_id)
+                    note, fair = job.result() if job else _measure(suite.key, env_id, args)
                     all_fair &= fair
                 print(f"{env_id:38s} {note}", file=out, flush=True)
+    finally:
+        if pool is not None:
+            pool.shutdown()
     return all_fair
 
 
-def _display(suite: Any) -> Any:
+def _measure(suite_key: str, env_id: str, args: argparse.Namespace) -> tuple[str, bool]:
+    """One task's row and whether it is fair, on a virtual display of its own."""
     from gcc_envs.backends.desktop.display import VirtualDisplay
 
-    return VirtualDisplay(suite.desktop["screen_size"])
-
-
-def _measure(env_id: str, display: str, args: argparse.Namespace) -> tuple[str, bool]:
-    env = gym.make(env_id, display=display)
+    display = VirtualDisplay(specs()[suite_key].desktop["screen_size"])
     try:
-        return task_row(env, args)
-    finally:
-        env.close()
-
-
-def _measure_alone(suite_key: str, env_id: str, args: argparse.Namespace) -> tuple[str, bool]:
-    """One task's row, on a virtual display of its own (a worker process's job)."""
-    display = _display(specs()[suite_key])
-    try:
-        return _measure(env_id, display.name, args)
+        env = gym.make(env_id, display=display.name)
+        try:
+            return task_row(env, args)
+        finally:
+            env.close()
     finally:
         display.close()
 
