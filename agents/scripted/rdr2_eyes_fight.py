@@ -8,10 +8,13 @@ once the weapon wheel is taught, turns to the nearest dot when no foe can be sho
 when none is near), and otherwise shoots. A shot fires over a second after the frame it answers
 (the agent's think time, the aim), so it is led.
 
-O'Driscolls: at the chest below a bandana (the dead lie without a dot, and where a shot felled
-one, its body is passed over); a man whose bandana moved since the last frame is running, and
-is led at a runner's speed his way; one who stood still is behind his cover, and is led to where
-O'Driscolls step out to shoot (to its right, as seen from the player).
+O'Driscolls: at the chest below a bandana (the dead lie without a dot, and a bandana as low
+as a body's on the ground, or where a shot felled one, is passed over). A man whose bandana
+shows as far below the horizon as a kneeling man's face for his dot's distance is kneeling to
+aim, and stays out past the shot: he is shot first, where he kneels. Else a man whose bandana
+moved since the last frame is running, and is led at a runner's speed his way; one who stood
+still is behind his cover, and is led to where O'Driscolls step out to shoot (to its right, as
+seen from the player).
 
 Wolves circle the player at about 8 m, stop to growl, run straight in to bite and back off
 round the player again (``sim/wolves.py``); a running or circling one is too quick to lead from
@@ -29,6 +32,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -67,6 +71,11 @@ BLOCK_PX = 12
 MAX_RED = 0.02
 #: The shot goes this many bandana widths below the bandana, to the chest.
 CHEST_BELOW = 1.2
+#: Height (m) of an O'Driscoll's bandana standing, and kneeling to aim (he stays out after his
+#: shot, longer than the next shot takes: ``sim/combat.py``).
+FACE_M, KNEEL_FACE_M = 1.56, 1.01
+#: Below this height (m), a bandana is a body's on the ground.
+LOW_FACE_M = 0.6
 #: Degrees within which a bandana in view must lie of a red dot's bearing (the dead lie
 #: without dots).
 DOT_DEG = 10.0
@@ -87,6 +96,16 @@ RUN_MS, FAR_M = 4.5, 40.0
 #: the view at this share of the top speed; one who stood still, to step out this far (m) to
 #: the right of his cover before the shot (where O'Driscolls peek out first).
 MOVED_DEG, RUN_SHARE, PEEK_M = 1.0, 0.85, 1.9
+
+
+class Man(NamedTuple):
+    """An O'Driscoll in view: his bandana, its bearing (degrees right of the view's middle), how
+    far he is (m) and whether he kneels to aim."""
+
+    blob: vision_view.ScreenBlob
+    bearing: float
+    metres: float
+    kneels: bool
 
 
 def figure_mask(window: np.ndarray, foe: str) -> np.ndarray:
@@ -358,36 +377,53 @@ class Gunfight:
     def at_bandana(
         self, obs: np.ndarray, dots: list[vision.Blip], friends: list[vision.Blip]
     ) -> str | None:
-        """A shot at the nearest O'Driscoll in view, led by how fast his bearing turns (from
-        his bandana in the last frame); None when no living one shows."""
+        """A shot at the nearest O'Driscoll in view: one kneeling to aim where he kneels (he
+        stays out past the shot), else one led by how fast his bearing turns (from his bandana
+        in the last frame); None when no living one shows."""
+        H, W = obs.shape[:2]
+        f = self.focal(W)
+        marks = [m for m in self.men(obs, dots) if not self.felled(m)]
+        last, self.last_marks = self.last_marks, [self.yaw + m.bearing for m in marks]
+        for m in sorted(marks, key=lambda m: (not m.kneels, -m.blob.area)):  # kneeling first
+            lead = m.bearing
+            if not m.kneels:
+                lead += (self.rate(self.yaw + lead, m.metres, last) or 0.0) * (THINK_S + FIRE_S)
+            if self.in_line(lead, m.metres, friends):
+                continue
+            y = (m.blob.top + m.blob.bottom - 1) / 2.0 + CHEST_BELOW * m.blob.width
+            x = W / 2 - 0.5 + f * math.tan(math.radians(lead))
+            return self.shoot(x, y, H, W)
+        return None
+
+    def felled(self, man: Man) -> bool:
+        """Whether a standing man's bandana is where a shot felled one (his body's)."""
+        world = self.yaw + man.bearing
+        return not man.kneels and any(abs(world - w) < FALLEN_DEG for w in self.fallen)
+
+    def men(self, obs: np.ndarray, dots: list[vision.Blip]) -> list[Man]:
+        """The O'Driscolls standing or kneeling in view: each bandana at a man's face with a red
+        dot its way, how far the dot is, and whether the bandana shows as low as a kneeling
+        man's face there (a body's on the ground, lower still, is left out)."""
         H, W = obs.shape[:2]
         f = self.focal(W)
         horizon = H / 2.0 + f * math.tan(math.radians(self.pitch))
-        marks = []
+        out = []
         for b in bandanas(obs):
             bearing = math.degrees(math.atan2(b.x + 0.5 - W / 2, f))
             if b.width < b.height:  # a bandana is wider than tall (not a red barn's wall)
                 continue
-            if abs((b.top + b.bottom - 1) / 2.0 - horizon) > 6 + 2 * b.height:
-                continue  # a bandana is at eye level (not the red rim of a hurt view)
             near = [d for d in dots if abs(d.bearing - bearing) < DOT_DEG]
             if dots and not near:
                 continue  # a body on the ground has no dot
-            if any(abs(self.yaw + bearing - w) < FALLEN_DEG for w in self.fallen):
-                continue  # where a shot felled one
             dot = min(near, key=lambda d: abs(d.bearing - bearing)) if near else None
-            marks.append((b, bearing, dot))
-        last, self.last_marks = self.last_marks, [self.yaw + m[1] for m in marks]
-        for mark, bearing, dot in sorted(marks, key=lambda m: -m[0].area):  # nearest first
             metres = max(3.0, dot.distance * minimap.VIEW_FOOT_M) if dot else FAR_M
-            rate = self.rate(self.yaw + bearing, metres, last)
-            lead = bearing + (rate or 0.0) * (THINK_S + FIRE_S)
-            if self.in_line(lead, metres, friends):
-                continue
-            y = (mark.top + mark.bottom - 1) / 2.0 + CHEST_BELOW * mark.width
-            x = W / 2 - 0.5 + f * math.tan(math.radians(lead))
-            return self.shoot(x, y, H, W)
-        return None
+            depth = metres * math.cos(math.radians(bearing))
+            below = (b.top + b.bottom - 1) / 2.0 - horizon  # rows below the horizon
+            if below < -6 - 2 * b.height or below > f * (EYE_M - LOW_FACE_M) / depth:
+                continue  # not at a man's face (the red rim of a hurt view, a body lying)
+            kneels = below > f * (EYE_M - (KNEEL_FACE_M + FACE_M) / 2.0) / depth
+            out.append(Man(b, bearing, metres, kneels))
+        return out
 
     @staticmethod
     def in_line(bearing: float, metres: float, friends: list[vision.Blip]) -> bool:

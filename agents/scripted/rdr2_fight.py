@@ -27,6 +27,8 @@ FIRE_DELAY_S = 0.32
 SHOOT_MAX_DEG = 31.0
 #: Seconds a ``turn`` call takes (the mouse's glide).
 TURN_S = 0.1
+#: An enemy's states out of cover: stepping out, kneeling to aim, working the lever.
+OUT = ("shoot", "aim", "lever")
 #: Watching steps without a shot before the player looks for a better spot.
 QUIET_STEPS = 3
 
@@ -75,7 +77,7 @@ class Gunfighter(RDR2Body):
         alive = [n for n in s.npcs.values() if n.kind == kind and n.alive]
         if not alive:
             return call("wait", duration=0.3)
-        near = min(alive, key=lambda n: (n.state != "shoot", self.dist(n.x, n.y)))
+        near = min(alive, key=lambda n: (n.state not in OUT, self.dist(n.x, n.y)))
         wx, wy = near.peek_at or (near.x, near.y)
         rel = self.bearing(wx, wy)
         return call("turn", degree=rel) if abs(rel) > 3.0 else call("wait", duration=0.3)
@@ -98,7 +100,7 @@ class Gunfighter(RDR2Body):
             d = self.dist(f.x, f.y)
             if not self.line_of_sight(f.x, f.y) or self.ally_in_line(f.x, f.y, d):
                 continue
-            threat = d if kind == "wolf" else (0.0 if f.state == "shoot" else 1.0) * 100 + d
+            threat = d if kind == "wolf" else (0.0 if f.state in OUT else 1.0) * 100 + d
             # in view first (a turn costs a whole step), then the most threatening
             key = (abs(self.bearing(f.x, f.y)) > SHOOT_MAX_DEG, threat, d)
             if key < best_key:

@@ -100,8 +100,10 @@ class RDR2Env(GameEnv):
       supply each (of canned food, coffee, medicine, canned beans, biscuits), one holds
       revolver ammunition;
     * 3-5 O'Driscolls who appear in the field south of the yard and each take cover among its
-      rocks and trees and 2-4 crates or barrels put there; each hides 1.3-2.2 s and stays out
-      0.8-1.3 s per cycle and, after a shot, with a chance of 0.15-0.45 runs to a cover at least
+      rocks and trees and 2-4 crates or barrels put there; each hides 1.3-2.2 s, steps out,
+      kneels to aim until 0.8-1.3 s after leaving cover, fires, and stands 1.5 s working the
+      lever (so a man seen kneeling is still out when a shot sent from that frame arrives),
+      then, with a chance of 0.15-0.45, runs to a cover at least
       20° further round (within 18 m), else moves up on Dutch (a cover 2 m or more nearer,
       within 9 m, or 4 m over open ground, no nearer than 5 m);
     * John anywhere in the west of the summit's clearing, about 18-42 m west of the route
@@ -149,6 +151,13 @@ class RDR2Env(GameEnv):
     Cradle's paused real-game loop do, while the world moves and the player cannot act.
 
     ## Version History
+    * v6: an O'Driscoll kneels to aim where he steps out (drawn on one knee, rifle raised), and
+      after his shot stands 1.5 s working the lever before he ducks back; their shots take
+      20 health from a companion (was 17), and they take cover in the western part of the
+      field (cells 33-52 across, was 34-62), so the fight is before the player rather than
+      all round: on development seeds protect_dutch is won from the screen alone at the
+      evaluation's 1 s think time about 70 % of the time (was about 35 %), and by the
+      privileged oracle at 3 s about 55 %.
     * v5: a wolf stops after circling and crouches growling for 4 s before its charge
       (drawn low, head down: long enough for a shot sent from one frame to find it where it
       was), and its bite takes 18 health (was 9), so a fight that drags on while the agent

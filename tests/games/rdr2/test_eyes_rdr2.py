@@ -102,6 +102,27 @@ def test_bandanas_mark_the_odriscolls_in_view() -> None:
     assert not bandanas(sim.render(H, W))
 
 
+@pytest.mark.parametrize("metres", [12.0, 28.0])
+def test_a_kneeling_odriscoll_is_told_from_a_standing_one_and_from_a_body(metres: float) -> None:
+    sim = make("mission1", "protect_dutch", seed=902, vary=True)
+    s = sim.state
+    p = s.player
+    men = [n for n in s.npcs.values() if n.kind == "enemy"]
+    man = men[0]
+    for k, other in enumerate(men[1:]):  # the others behind the player
+        other.x, other.y = p.x - 0.8 * k, p.y - 3.0
+    man.x, man.y = free_spot(sim, p.x, p.y, metres)
+    dots = [vision.Blip(0.0, metres / minimap.VIEW_FOOT_M, 9)]  # his red dot, straight ahead
+    seen = {}
+    for state in ("aim", "lever", "dead"):
+        man.state, man.alive = state, state != "dead"
+        seen[state] = Gunfight().men(stand(sim, p.x, p.y, (man.x, man.y)), dots)
+    assert [m.kneels for m in seen["aim"]] == [True]
+    assert [m.kneels for m in seen["lever"]] == [False]
+    assert seen["dead"] == []  # his bandana lies on the ground
+    assert abs(seen["aim"][0].bearing) < 2.0 and abs(seen["aim"][0].metres - metres) < 1.0
+
+
 def test_hit_marker_is_read_only_while_it_shows() -> None:
     sim = make("mission1", "protect_dutch", seed=902, vary=True)
     assert not vision_view.hit_marker(sim.render(H, W))

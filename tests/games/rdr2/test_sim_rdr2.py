@@ -162,7 +162,7 @@ def test_enemies_hide_behind_cover_then_shoot_at_the_player() -> None:
     s = sim.state
     sim.advance(20.0)
     enemy = s.npcs["odriscoll_1"]
-    assert enemy.state in ("cover", "shoot")
+    assert enemy.state in ("run", "cover", "shoot", "aim", "lever")
     assert s.player.last_hurt > 0 or any(n.health < n.max_health for n in s.npcs.values())
 
 
@@ -405,6 +405,38 @@ def test_enemies_advance_on_dutch_while_the_player_waits() -> None:
     start = _enemy_gap(s)
     sim.advance(12.0)  # as an agent thinking through a few steps would
     assert _enemy_gap(s) < start - 8.0
+
+
+def test_an_odriscoll_kneels_to_aim_fires_and_stands_working_the_lever_before_ducking_back() -> (
+    None
+):
+    from gcc_envs.games.rdr2.sim import combat
+    from gcc_envs.games.rdr2.sim.billboards import world_billboards
+
+    sim = make("mission1", "protect_dutch", seed=5)
+    s = sim.state
+    man = s.npcs["odriscoll_1"]
+    seen: list[tuple[str, float, float]] = []  # (state, x, y) each tick, until back in cover
+    for _ in range(int(15.0 / DT)):
+        sim.advance(DT)
+        seen.append((man.state, man.x, man.y))
+        if len(seen) > 1 and seen[-2][0] == "lever" and man.state != "lever":
+            break
+    states = [st for st, _, _ in seen]
+    assert "aim" in states and "lever" in states
+    first = states.index("aim")
+    assert states[first - 1] == "shoot"  # he stepped out, then knelt where he stopped
+    aim = [(x, y) for st, x, y in seen if st == "aim"]
+    lever = [(x, y) for st, x, y in seen if st == "lever"]
+    assert aim[0] == aim[-1] == lever[0] == lever[-1]  # kneels and stands in one spot
+    assert len(lever) * DT == pytest.approx(combat.LEVER_S, abs=2 * DT)
+    assert states[-1] in ("cover", "run")  # then ducks back, or moves to a new cover
+    man.state = "aim"  # kneeling: drawn on one knee, and a lower target
+    boards = world_billboards(s, trees=False, props=False)
+    assert [b.art[0] for b in boards if (b.x, b.y) == (man.x / CELL_M, man.y / CELL_M)] == [
+        "kneeling"
+    ]
+    assert combat.body_height(man) == combat.KNEEL_M < combat.body_height(s.npcs["dutch"])
 
 
 def test_dutch_falls_when_nobody_fights() -> None:

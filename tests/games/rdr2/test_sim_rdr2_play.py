@@ -156,8 +156,7 @@ def test_protect_dutch_needs_a_gun_then_shooting_wins() -> None:
         if not alive or s.mission.passed:
             break
         target = min(alive, key=lambda n: geo.dist(s.player.x, s.player.y, n.x, n.y))
-        wait_until(sim, lambda t=target: t.state == "shoot" or not t.alive, 10.0)
-        sim.advance(0.2)
+        wait_until(sim, lambda t=target: t.state == "aim" or not t.alive, 10.0)
         shoot_at(sim, target.name)
     sim.advance(0.1)
     assert s.mission.passed, [(n.name, n.health) for n in s.npcs.values()]
@@ -281,8 +280,7 @@ def _fight(sim: RDR2Sim, kind: str, rounds: int = 60) -> None:
             return
         target = min(alive, key=lambda n: geo.dist(s.player.x, s.player.y, n.x, n.y))
         if kind == "enemy":
-            wait_until(sim, lambda t=target: t.state == "shoot" or not t.alive, 10.0)
-            sim.advance(0.2)
+            wait_until(sim, lambda t=target: t.state == "aim" or not t.alive, 10.0)
         aim(sim, target)
         if combat.crosshair_target(s, combat.AIM_SLACK_DEG) not in (target, None):
             press(sim, "a", 0.3)  # a friend or a horse is in the way: step aside

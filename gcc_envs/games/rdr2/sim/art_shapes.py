@@ -18,6 +18,7 @@ SIZES: dict[str, tuple[float, float]] = {
     "person": (0.8, 1.85),
     "pine": (4.0, 9.0),
     "lying": (1.85, 0.45),
+    "kneeling": (0.8, 1.3),
     "horse": (2.4, 1.75),
     "rider": (2.4, 2.65),
     "wolf": (1.5, 0.85),

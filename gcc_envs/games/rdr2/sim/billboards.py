@@ -34,6 +34,8 @@ def _npc(npc: Any) -> Billboard | None:
         return _board(npc.x, npc.y, "horse", ("horse", "barn", None), npc.yaw_deg)
     if not npc.alive or state == "downed":
         return _board(npc.x, npc.y, "lying", ("person", npc.kind, True))
+    if state == "aim":
+        return _board(npc.x, npc.y, "kneeling", ("kneeling", npc.kind))
     return _board(npc.x, npc.y, "person", ("person", npc.kind, False))
 
 

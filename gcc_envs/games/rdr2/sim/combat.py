@@ -40,12 +40,17 @@ EYE_M = 1.6
 MOUNTED_EYE_M = 2.4
 #: Enemies: seconds hidden, seconds exposed before firing, run speed, damage to the player.
 HIDE_S = 1.6
+#: Height (m) of an enemy kneeling to aim.
+KNEEL_M = 1.3
 EXPOSE_S = 1.0
 ENEMY_SPEED = 4.0
 ENEMY_DAMAGE = 4.0
-ENEMY_DAMAGE_COMPANION = 17.0
+ENEMY_DAMAGE_COMPANION = 20.0
 #: Shots an enemy fires each time it steps out (each may hit).
 BURST = 3
+#: Seconds an enemy stands at his peek spot after firing, working the lever, before he ducks
+#: back: a man seen kneeling to aim stays out at least this long.
+LEVER_S = 1.5
 #: Flanking: how far an enemy dashes to new cover, how near and far from the player it may
 #: be, and how far round (degrees, seen from the player) it must come.
 FLANK_REACH_M = 18.0
@@ -78,6 +83,8 @@ def body_height(thing: NPC | Horse) -> float:
         return 1.8
     if thing.kind == "wolf":
         return 0.5 if thing.state == "growl" else 0.8
+    if thing.state == "aim":
+        return KNEEL_M
     return 1.0 if thing.state == "downed" else 1.8
 
 
@@ -265,16 +272,21 @@ def _enemy_phase(state: WorldState, npc: NPC, dt: float, rng: np.random.Generato
             npc.hide_at, npc.peek_at = _cover_spots(state, npc)
             npc.state, npc.cooldown = "shoot", npc.expose_s
         return
-    # shoot: step out, face the target, fire once at the end of the exposure
-    _move_to(npc, *npc.peek_at, ENEMY_SPEED, dt)
+    if npc.state == "lever":  # fired: stands working the lever, then ducks back (or moves)
+        if npc.cooldown <= 0:
+            npc.state, npc.cooldown = "cover", npc.hide_s
+            if not (npc.flank > 0 and rng.random() < npc.flank and _flank(state, npc, rng)):
+                _advance(state, npc, rng)
+        return
+    # shoot: step out, kneel to aim ("aim") where he stops, fire at the end of the exposure
+    if _move_to(npc, *npc.peek_at, ENEMY_SPEED, dt):
+        npc.state = "aim"
     target = _pick_target(state, npc, rng) if npc.cooldown <= 0 else None
     tx, ty = (p.x, p.y) if target is None else (target.x, target.y)
     npc.yaw_deg = geo.heading(tx - npc.x, ty - npc.y)
     if npc.cooldown <= 0:
         _enemy_fire(state, npc, target, rng)
-        npc.state, npc.cooldown = "cover", npc.hide_s
-        if not (npc.flank > 0 and rng.random() < npc.flank and _flank(state, npc, rng)):
-            _advance(state, npc, rng)
+        npc.state, npc.cooldown = "lever", LEVER_S
 
 
 def _flank(state: WorldState, npc: NPC, rng: np.random.Generator) -> bool:

@@ -175,6 +175,35 @@ def person(kind: str, lying: bool = False) -> np.ndarray:
     return cv2.resize(img, _canvas("lying").shape[1::-1], interpolation=cv2.INTER_NEAREST)
 
 
+@lru_cache(maxsize=16)
+def kneeling(kind: str) -> np.ndarray:
+    """A person of ``kind`` down on one knee, a rifle raised to the shoulder: the upper body
+    as it stands, the legs folded under it."""
+    look = LOOKS.get(kind, LOOKS["enemy"])
+    img = _canvas("kneeling")
+    h, w = img.shape[:2]
+    up = _canvas("person")
+    _person(up, look)
+    top = up[: round(up.shape[0] * 0.58)]  # head to hips, as a standing person's
+    img[: top.shape[0]] = top[:h]
+    hip = top.shape[0] / h
+    _rect(img, 0.26, hip - 0.02, 0.48, 1.0, look.trousers)  # the knee on the ground, shin back
+    _rect(img, 0.06, 0.94, 0.48, 1.0, look.trousers)
+    _rect(img, 0.52, hip - 0.02, 0.78, hip + 0.12, look.trousers)  # the other thigh forward
+    _rect(img, 0.60, hip + 0.1, 0.76, 1.0, look.trousers)  # its shin down
+    _rect(img, 0.58, 0.95, 0.82, 1.0, (40, 28, 20))  # boots
+    _rect(img, 0.0, 0.92, 0.10, 1.0, (40, 28, 20))
+    steel, stock = (34, 32, 34), (52, 44, 40)
+    _rect(img, 0.10, 0.33, 0.90, 0.38, look.coat)  # arms raised level, hands on the rifle
+    _rect(img, 0.10, 0.72, 0.22, 0.84, look.coat)  # (no hands hang at the sides)
+    _rect(img, 0.78, 0.72, 0.90, 0.84, look.coat)
+    _rect(img, 0.40, 0.33, 0.48, 0.38, look.skin)
+    _rect(img, 0.62, 0.33, 0.70, 0.38, look.skin)
+    _rect(img, 0.0, 0.30, 0.78, 0.335, steel)  # the barrel, across, below the face
+    _rect(img, 0.70, 0.29, 1.0, 0.37, stock)  # the stock at the shoulder
+    return img
+
+
 @lru_cache(maxsize=64)
 def horse(owner: str, rider: str | None = None) -> np.ndarray:
     """A horse seen from the side, with ``rider`` (a :data:`LOOKS` key) in the saddle."""
@@ -233,7 +262,14 @@ FOG_STEPS = 16
 
 def image(key: ArtKey) -> np.ndarray:
     """The RGBA art of ``key`` (cached by its painter)."""
-    painters = {"person": person, "horse": horse, "wolf": wolf, "pine": pine, "prop": prop}
+    painters = {
+        "person": person,
+        "kneeling": kneeling,
+        "horse": horse,
+        "wolf": wolf,
+        "pine": pine,
+        "prop": prop,
+    }
     return painters[key[0]](*key[1:])
 
 
