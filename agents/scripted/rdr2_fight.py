@@ -4,7 +4,8 @@ One step is one call: a ``shoot(x, y)`` at the screen point where a target will 
 shot fires, a ``reload``, a turn towards where the next foe will step out, or a walk to a
 better spot. Where a target will be is read off a fork of the simulator run forward by the
 latency the shot meets (the env's think time, the skill's own aim-and-turn), so moving,
-flanking and circling foes are led as a marksman would lead them.
+flanking and circling foes are led as a marksman would lead them. The fork rolls dice of its
+own: what is left to chance (a man's choice to flank, where to) is guessed, not foreseen.
 """
 
 from __future__ import annotations

@@ -157,7 +157,7 @@ class RDR2Env(GameEnv):
       field (cells 33-52 across, was 34-62), so the fight is before the player rather than
       all round: on development seeds protect_dutch is won from the screen alone at the
       evaluation's 1 s think time about 70 % of the time (was about 35 %), and by the
-      privileged oracle at 3 s about 55 %.
+      privileged oracle at 3 s about half the time.
     * v5: a wolf stops after circling and crouches growling for 4 s before its charge
       (drawn low, head down: long enough for a shot sent from one frame to find it where it
       was), and its bite takes 18 health (was 9), so a fight that drags on while the agent

@@ -439,6 +439,26 @@ def test_an_odriscoll_kneels_to_aim_fires_and_stands_working_the_lever_before_du
     assert combat.body_height(man) == combat.KNEEL_M < combat.body_height(s.npcs["dutch"])
 
 
+def test_a_fork_plays_ahead_alike_each_time_without_touching_the_game_or_foreseeing_its_dice() -> (
+    None
+):
+    sim = make("mission1", "protect_dutch", seed=5)
+    sim.advance(3.0)
+
+    def ahead(twin: RDR2Sim, seconds: float) -> list[tuple[str, float, float, float]]:
+        twin.advance(seconds)
+        s = twin.state
+        return [(n.state, n.x, n.y, n.health) for n in s.npcs.values()] + [
+            ("player", s.player.x, s.player.y, s.player.health)
+        ]
+
+    before = ahead(sim.fork(), 0.0)
+    a, b = ahead(sim.fork(), 20.0), ahead(sim.fork(), 20.0)
+    assert a == b  # the same game forks alike
+    assert ahead(sim.fork(), 0.0) == before  # and forking left the game as it was
+    assert ahead(sim, 20.0) != a  # the game's own dice (fire, flanking) fell otherwise
+
+
 def test_dutch_falls_when_nobody_fights() -> None:
     sim = make("mission1", "protect_dutch", seed=5)
     sim.advance(60.0)

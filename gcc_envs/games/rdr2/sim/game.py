@@ -95,13 +95,15 @@ class RDR2Sim:
 
     def fork(self) -> RDR2Sim:
         """A copy of the running game that shares the read-only data: what-if runs (planners
-        that look ahead) advance it without touching this one."""
+        that look ahead) advance it without touching this one. It rolls dice of its own (drawn
+        from a copy of this game's, so the same game forks alike): what the game leaves to
+        chance later (enemy fire, flanking, wolves' turns) is a guess there, not a foresight."""
         twin = RDR2Sim(self._base)
         twin._data = self._data
         twin._state = copy.deepcopy(self._state)
         twin._held, twin._buttons = set(self._held), set(self._buttons)
         twin._acc = self._acc
-        twin._rng = copy.deepcopy(self._rng)
+        twin._rng = np.random.default_rng(int(copy.deepcopy(self._rng).integers(0, 2**63 - 1)))
         twin._snapshot = None
         return twin
 
