@@ -16,9 +16,10 @@ moved since the last frame is running, and is led at a runner's speed his way; o
 still is behind his cover, and is led to where O'Driscolls step out to shoot (to its right, as
 seen from the player).
 
-Wolves circle the player at about 8 m, stop to growl, run straight in to bite and back off
-round the player again (``sim/wolves.py``); a running or circling one is too quick to lead from
-one frame (a circling wolf may set off on its run before the shot), but a growling one crouches
+Wolves circle the player at about 8 m (weaving: they turn back at random), stop to growl, run
+straight in to bite and back off round the player again (``sim/wolves.py``); a running or
+circling one is too quick to lead from one frame (a circling wolf may turn back or set off on
+its run before the shot), but a growling one crouches
 where it stands for longer than a shot takes. So the player shoots the nearest crouched wolf in
 view (a figure low and long for its distance, with a red dot its way) where it stands; with none
 in view, each wolf in view is led by the sim's stalking rule (:func:`stalk_ahead`), or, where the

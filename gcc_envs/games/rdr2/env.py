@@ -110,8 +110,9 @@ class RDR2Env(GameEnv):
       line's end (±11 m east-west, ±3 m north-south of its middle), with everything placed
       around him;
     * 3-5 wolves that appear 13-24 m from where kill_wolves starts, each circling the player
-      for 1-5 s (its own way round), then crouching where it stands, growling, for 4 s
-      before it charges (the one time it stands still), and again after each bite (18 health);
+      for 1-5 s (starting its own way round, then turning back at random, about once a
+      second), then crouching where it stands, growling, for 4 s before it charges (the one
+      time it stands still), and again after each bite (14 health);
     * the general store on one of the town's 6 plots (the others closed houses), its clerk,
       counter and door with it; the catalogue's rows in a seeded order;
     * enemy fire and hip fire.
@@ -157,7 +158,12 @@ class RDR2Env(GameEnv):
       field (cells 33-52 across, was 34-62), so the fight is before the player rather than
       all round: on development seeds protect_dutch is won from the screen alone at the
       evaluation's 1 s think time about 70 % of the time (was about 35 %), and by the
-      privileged oracle at 3 s about half the time.
+      privileged oracle at 3 s about half the time. A circling wolf turns to go round the
+      other way at random, about once a second (it weaves), and its bite takes 14 health (was
+      18): the growl stays the moment to shoot, while a shot led from a frame 3 s old misses
+      a circling wolf; on development seeds kill_wolves is won from the screen alone at 1 s
+      about 60 % of the time (was about 55 %), by the privileged oracle at 3 s about 30 %
+      (was about 45 %).
     * v5: a wolf stops after circling and crouches growling for 4 s before its charge
       (drawn low, head down: long enough for a shot sent from one frame to find it where it
       was), and its bite takes 18 health (was 9), so a fight that drags on while the agent

@@ -166,6 +166,19 @@ def test_enemies_hide_behind_cover_then_shoot_at_the_player() -> None:
     assert s.player.last_hurt > 0 or any(n.health < n.max_health for n in s.npcs.values())
 
 
+def test_a_circling_wolf_weaves_turning_back_at_random() -> None:
+    sim = make("mission2", "kill_wolves")
+    wolf = next(n for n in sim.state.npcs.values() if n.kind == "wolf")
+    wolf.stalk_left = 1000.0  # circling all along
+    ways = []
+    for _ in range(int(30.0 / DT)):
+        sim.advance(DT)
+        ways.append(wolf.orbit)
+    turns = sum(a != b for a, b in zip(ways, ways[1:]))
+    assert wolf.state == "stalk" and set(ways) == {-1, 1}
+    assert 30.0 / wolves.WEAVE_S / 2 < turns < 30.0 / wolves.WEAVE_S * 2  # about once a second
+
+
 def test_wolves_bite_and_health_regenerates() -> None:
     sim = make("mission2", "kill_wolves")
     s = sim.state

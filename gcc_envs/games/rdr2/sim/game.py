@@ -397,7 +397,7 @@ class RDR2Sim:
             if npc.kind == "enemy":
                 combat.step_enemy(s, npc, dt, self._rng)
             elif npc.kind == "wolf":
-                wolves.step_wolf(s, npc, dt)
+                wolves.step_wolf(s, npc, dt, self._rng)
             elif npc.state == "carried":
                 npc.x, npc.y, npc.yaw_deg = p.x, p.y, p.yaw_deg
             elif npc.kind in ("dutch", "micah", "javier"):

@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from gcc_envs.games.rdr2.sim import geometry as geo
 from gcc_envs.games.rdr2.sim.state import CELL_M, NPC, WorldState
 from gcc_envs.games.rdr2.sim.world import hurt_player, level_at
 
 #: Wolves: reach and damage of a bite, seconds between bites.
 BITE_M = 1.6
-BITE_DAMAGE = 18.0
+BITE_DAMAGE = 14.0
 BITE_COOLDOWN_S = 1.2
 #: Circling wolves keep this far from the player (metres) and move at this share of their speed.
 STALK_M = 8.0
@@ -19,9 +21,12 @@ STALK_SPEED = 0.55
 #: Seconds a wolf stands crouched and growling, facing the player, before it charges (the
 #: wolves of RDR2 snarl with lowered heads before they lunge): the one time a wolf stands still.
 GROWL_S = 4.0
+#: A circling wolf turns to go round the other way at random, on average once in this many
+#: seconds (wolves weave): where a circling one will be a few seconds on is not foreseen.
+WEAVE_S = 1.0
 
 
-def step_wolf(state: WorldState, npc: NPC, dt: float) -> None:
+def step_wolf(state: WorldState, npc: NPC, dt: float, rng: np.random.Generator) -> None:
     """Circle the player for ``npc.stalk_s`` seconds, closing to :data:`STALK_M`, growl where it
     stands for :data:`GROWL_S` (``stalk_left`` counts on below 0), then run straight at them
     (sliding along walls, up one-block ledges) and bite when close; after a bite, back off and
@@ -30,11 +35,11 @@ def step_wolf(state: WorldState, npc: NPC, dt: float) -> None:
         npc.vx = npc.vy = 0.0
         return
     x0, y0 = npc.x, npc.y
-    _wolf_move(state, npc, dt)
+    _wolf_move(state, npc, dt, rng)
     npc.vx, npc.vy = (npc.x - x0) / dt, (npc.y - y0) / dt
 
 
-def _wolf_move(state: WorldState, npc: NPC, dt: float) -> None:
+def _wolf_move(state: WorldState, npc: NPC, dt: float, rng: np.random.Generator) -> None:
     p = state.player
     npc.cooldown = max(0.0, npc.cooldown - dt)
     d = geo.dist(npc.x, npc.y, p.x, p.y)
@@ -43,6 +48,8 @@ def _wolf_move(state: WorldState, npc: NPC, dt: float) -> None:
     if npc.stalk_left > 0 and d > 0.1:
         npc.stalk_left -= dt
         npc.state = "stalk"
+        if rng.random() < dt / WEAVE_S:
+            npc.orbit = -npc.orbit
         ux, uy = (npc.x - p.x) / d, (npc.y - p.y) / d  # from the player out to the wolf
         radial = max(-1.0, min(1.0, (STALK_M - d) / 2.0))
         tx, ty = -uy * npc.orbit, ux * npc.orbit
