@@ -68,13 +68,19 @@ def task_row(env: gym.Env, args: argparse.Namespace) -> tuple[str, bool]:
         and not any(r.success for r in randoms)
         and won <= MAX_REPLAY * len(replays)
     )
-    failed = [s for s, r in runs.items() if not r.success]
+    failed = [
+        f"{s} (score {r.score:.2f} after {r.steps} steps"
+        + (f"; {'; '.join(r.errors)}" if r.errors else "")
+        + ")"
+        for s, r in runs.items()
+        if not r.success
+    ]
     row = (
         f"{sum(ok)}/{len(ok):<3d} {mean:6.1f} {sd:5.1f} {statistics.mean(eff):5.2f}  "
         f"{sum(s >= 1.0 for s in nothing)}/{len(nothing):<3d} "
         f"{sum(r.success for r in randoms)}/{len(randoms):<3d} "
         f"{won}/{len(replays):<3d} {shared:6d} {collision:9.3f}"
-        + (f"  failed on {failed}" if failed else "")
+        + (f"  failed on {', '.join(failed)}" if failed else "")
     )
     return row, fair
 
