@@ -40,14 +40,14 @@ EYE_M = 1.6
 MOUNTED_EYE_M = 2.4
 #: Enemies: seconds hidden, seconds exposed before firing, run speed, damage to the player.
 HIDE_S = 1.6
-#: Height (m) of an enemy kneeling to aim.
-KNEEL_M = 1.3
 EXPOSE_S = 1.0
 ENEMY_SPEED = 4.0
 ENEMY_DAMAGE = 4.0
 ENEMY_DAMAGE_COMPANION = 20.0
 #: Shots an enemy fires each time it steps out (each may hit).
 BURST = 3
+#: Height (m) of an enemy kneeling to aim.
+KNEEL_M = 1.3
 #: Seconds an enemy stands at his peek spot after firing, working the lever, before he ducks
 #: back: a man seen kneeling to aim stays out at least this long.
 LEVER_S = 1.5

@@ -181,7 +181,7 @@ def kneeling(kind: str) -> np.ndarray:
     as it stands, the legs folded under it."""
     look = LOOKS.get(kind, LOOKS["enemy"])
     img = _canvas("kneeling")
-    h, w = img.shape[:2]
+    h = img.shape[0]
     up = _canvas("person")
     _person(up, look)
     top = up[: round(up.shape[0] * 0.58)]  # head to hips, as a standing person's
