@@ -69,9 +69,7 @@ def task_row(env: gym.Env, args: argparse.Namespace) -> tuple[str, bool]:
         and won <= MAX_REPLAY * len(replays)
     )
     failed = [
-        f"{s} (score {r.score:.2f} after {r.steps} steps"
-        + (f"; {'; '.join(r.errors)}" if r.errors else "")
-        + ")"
+        f"{s} (score {r.score:.2f} after {r.steps} steps{''.join('; ' + e for e in r.errors)})"
         for s, r in runs.items()
         if not r.success
     ]
