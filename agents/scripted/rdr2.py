@@ -158,9 +158,9 @@ class RDR2Planner(Gunfighter):
 
     def _hitch_horse(self) -> str:
         post = self.s.props["hitch_post"]
-        if not self.seen("hitch") or self.dist(post.x, post.y) > 2.2:
-            return self.walk((post.x, post.y), stop_m=1.8) or call("wait", duration=0.3)
-        return call("hitch_horse")
+        if not self.seen("hitch"):
+            return self.walk((post.x, post.y), stop_m=1.4) or call("wait", duration=0.3)
+        return self.approach_and(post.x, post.y, 1.6, call("hitch_horse"))
 
     def _search_house(self) -> str:
         s = self.s

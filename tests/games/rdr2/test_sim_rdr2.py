@@ -12,7 +12,7 @@ import pytest
 from rdr2_helpers import face, make, press
 
 from gcc_envs.errors import DataError, GCCError
-from gcc_envs.games.rdr2.sim import PAUSE_ANIMATION_S, RDR2Sim, wolves
+from gcc_envs.games.rdr2.sim import PAUSE_ANIMATION_S, RDR2Sim, interact, wolves
 from gcc_envs.games.rdr2.sim import geometry as geo
 from gcc_envs.games.rdr2.sim.loader import DATA_DIR, load_data
 from gcc_envs.games.rdr2.sim.state import CELL_M, DT
@@ -204,12 +204,39 @@ def test_passing_a_checkpoint_enters_the_next_one() -> None:
     )
     s = sim.state
     post = s.props["hitch_post"]
-    s.player.x, s.player.y = post.x, post.y + 2.0
+    s.player.x, s.player.y, s.player.yaw_deg = post.x, post.y + 1.5, 270.0  # facing it
     sim.advance(0.2)
     assert s.ui.prompts and s.ui.prompts[0].text() == "[E] Hitch Horse"
     press(sim, "e")
     assert s.mission.current == "search_house" and not s.mission.passed
     assert s.ui.objective == "Search the house for supplies. (0/2)" and s.route is not None
+
+
+@pytest.mark.parametrize(
+    ("off_m", "look_deg", "hitches"),
+    [
+        (1.8, 0, True),
+        (1.8, 50, True),
+        (1.8, 90, False),
+        (1.8, 180, False),
+        (0.8, 180, True),
+        (2.3, 0, False),
+    ],
+)
+def test_the_hitching_post_answers_a_rider_facing_it_or_right_beside_it(
+    off_m: float, look_deg: float, hitches: bool
+) -> None:
+    sim = RDR2Sim()
+    sim.reset(np.random.default_rng(3), {"mission": "mission1", "checkpoint": "hitch_horse"})
+    s = sim.state
+    post = s.props["hitch_post"]
+    s.ui.tutorials_seen.add("hitch")
+    assert s.player.mounted
+    s.player.x, s.player.y = post.x, post.y + off_m  # the post lies at 270 degrees from here
+    s.player.yaw_deg = (270.0 + look_deg) % 360.0
+    labels = [a.label for a in interact.available(s)]
+    assert ("Hitch Horse" in labels) is hitches
+    assert "Dismount" in labels
 
 
 def test_following_micah_passes_only_with_the_barn_horse_led_there() -> None:

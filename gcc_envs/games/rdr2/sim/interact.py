@@ -13,9 +13,14 @@ from dataclasses import dataclass
 from gcc_envs.games.rdr2.sim import geometry as geo
 from gcc_envs.games.rdr2.sim.player import FOOT_RADIUS, lootable_in_reach
 from gcc_envs.games.rdr2.sim.state import BLOCKS, CELL_M, Prompt, WorldState
-from gcc_envs.games.rdr2.sim.world import solids
+from gcc_envs.games.rdr2.sim.world import in_front, solids
 
-HITCH_M = 2.5
+#: The hitching post answers a rider who faces it (within HITCH_FACE_DEG of the view) from up
+#: to HITCH_M away, or any rider right beside it (HITCH_BESIDE_M): a route ridden blind, turned
+#: the way another start faced, seldom ends facing that start's post.
+HITCH_M = 2.0
+HITCH_FACE_DEG = 60.0
+HITCH_BESIDE_M = 1.0
 HORSE_M = 2.6
 JOHN_M = 2.2
 CLERK_M = 5.0
@@ -49,7 +54,15 @@ def available(state: WorldState) -> list[Action]:
         return out
     if p.mounted:
         post = state.props.get("hitch_post")
-        if post is not None and near(post.x, post.y, HITCH_M) and _seen(state, "hitch"):
+        if (
+            post is not None
+            and near(post.x, post.y, HITCH_M)
+            and (
+                near(post.x, post.y, HITCH_BESIDE_M)
+                or in_front(state, post.x, post.y, HITCH_M, HITCH_FACE_DEG)
+            )
+            and _seen(state, "hitch")
+        ):
             out.append(Action("hitch", "Hitch Horse", post.id))
         out.append(Action("dismount", "Dismount", p.mounted))
         return out
