@@ -155,7 +155,8 @@ class RDR2Env(GameEnv):
     * v7: the hitching post's prompt shows to a rider facing it (within 60° of the view) from
       up to 2 m, or right beside it (1 m) any way (was: within 2.5 m any way), as the game's
       prompts follow where the player looks. Another seed's hitch_horse input, replayed
-      blind, ends facing this seed's post far more seldom: won 1 time in 1,000 seeds (was 21).
+      blind, ends facing this seed's post far more seldom: it won on 1 of 1,000 seeds (20 at
+      v6, the same input).
     * v6: an O'Driscoll kneels to aim where he steps out (drawn on one knee, rifle raised), and
       after his shot stands 1.5 s working the lever before he ducks back; their shots take
       20 health from a companion (was 17), and they take cover in the western part of the
