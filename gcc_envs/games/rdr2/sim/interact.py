@@ -54,15 +54,11 @@ def available(state: WorldState) -> list[Action]:
         return out
     if p.mounted:
         post = state.props.get("hitch_post")
-        if (
-            post is not None
-            and near(post.x, post.y, HITCH_M)
-            and (
-                near(post.x, post.y, HITCH_BESIDE_M)
-                or in_front(state, post.x, post.y, HITCH_M, HITCH_FACE_DEG)
-            )
-            and _seen(state, "hitch")
-        ):
+        at_post = post is not None and (
+            near(post.x, post.y, HITCH_BESIDE_M)
+            or in_front(state, post.x, post.y, HITCH_M, HITCH_FACE_DEG)
+        )
+        if at_post and _seen(state, "hitch"):
             out.append(Action("hitch", "Hitch Horse", post.id))
         out.append(Action("dismount", "Dismount", p.mounted))
         return out
