@@ -160,7 +160,7 @@ class RDR2Planner(Gunfighter):
         post = self.s.props["hitch_post"]
         if not self.seen("hitch"):
             return self.walk((post.x, post.y), stop_m=1.4) or call("wait", duration=0.3)
-        return self.approach_and(post.x, post.y, 1.6, call("hitch_horse"))
+        return self.approach_and(post.x, post.y, 1.2, call("hitch_horse"))
 
     def _search_house(self) -> str:
         s = self.s

@@ -92,6 +92,8 @@ class RDR2Env(GameEnv):
       any way; the time of day +0-30 min; the view a further ±5°;
     * your horse has wandered 5-12 m off, any direction, where a ride starts (follow_dutch,
       return_to_camp, follow_javier, return_to_camp);
+    * hitch_horse's start, a further 14 m at most (in clear line of where it was, 16 m or
+      more from the post);
     * the hitching post on one of 8 spots of the yard, the barn horse in one of 5 stalls, where
       Micah's walk ends in follow_micah (the road west of the yard, the field's south-west or
       its south-east, 16 m or more apart; his route line ends there too; then up to 1.5 m
@@ -152,6 +154,11 @@ class RDR2Env(GameEnv):
     Cradle's paused real-game loop do, while the world moves and the player cannot act.
 
     ## Version History
+    * v8: hitch_horse starts anywhere within 14 m of where it did (16 m or more from the post;
+      the rest of the episode is drawn as before), and the post's prompt shows to a rider
+      facing it (within 45°) from up to 1.5 m, or within 0.8 m any way (was 2 m, 60°, 1 m).
+      Another seed's input, replayed blind, won 22 of 20,000 seed pairs (45 at v7, the same
+      pairs); the oracle won 200 of 200 seeds, the frame-only player 192.
     * v7: the hitching post's prompt shows to a rider facing it (within 60° of the view) from
       up to 2 m, or right beside it (1 m) any way (was: within 2.5 m any way), as the game's
       prompts follow where the player looks. Another seed's hitch_horse input, replayed

@@ -85,7 +85,7 @@ def test_checkpoint_task_succeeds_with_reward_and_flags() -> None:
     _, info = env.reset(seed=0)
     s = env.unwrapped.backend.sim.state
     post = s.props["hitch_post"]
-    s.player.x, s.player.y = post.x, post.y + 2.0
+    s.player.x, s.player.y, s.player.yaw_deg = post.x, post.y + 1.2, 270.0  # facing it
     env.step(_noop(env))  # the hitch tutorial and prompt appear during this step
     assert [p.text() for p in s.ui.prompts] == ["[E] Hitch Horse"]
     _, reward, terminated, _, info = env.step("pyautogui.press('e')")

@@ -204,7 +204,7 @@ def test_passing_a_checkpoint_enters_the_next_one() -> None:
     )
     s = sim.state
     post = s.props["hitch_post"]
-    s.player.x, s.player.y, s.player.yaw_deg = post.x, post.y + 1.5, 270.0  # facing it
+    s.player.x, s.player.y, s.player.yaw_deg = post.x, post.y + 1.2, 270.0  # facing it
     sim.advance(0.2)
     assert s.ui.prompts and s.ui.prompts[0].text() == "[E] Hitch Horse"
     press(sim, "e")
@@ -215,12 +215,12 @@ def test_passing_a_checkpoint_enters_the_next_one() -> None:
 @pytest.mark.parametrize(
     ("off_m", "look_deg", "hitches"),
     [
-        (1.8, 0, True),
-        (1.8, 50, True),
-        (1.8, 90, False),
-        (1.8, 180, False),
-        (0.8, 180, True),
-        (2.3, 0, False),
+        (1.4, 0, True),
+        (1.4, 40, True),
+        (1.4, 55, False),
+        (1.4, 180, False),
+        (0.7, 180, True),
+        (1.7, 0, False),
     ],
 )
 def test_the_hitching_post_answers_a_rider_facing_it_or_right_beside_it(

@@ -114,7 +114,8 @@ def test_follow_dutch_reaches_homestead_and_passes() -> None:
 def test_hitch_prompt_then_e_hitches() -> None:
     sim = make("mission1", "hitch_horse")
     s = sim.state
-    walk_to(sim, *cells(42.5, 12.0), tol=0.6, run=False)
+    walk_to(sim, *cells(42.5, 11.8), tol=0.3, run=False)
+    face(sim, *cells(42.5, 11.2))  # the post: its prompt answers a rider facing it
     sim.advance(0.2)
     assert any(p.text() == "[E] Hitch Horse" for p in s.ui.prompts)
     press(sim, "e")
@@ -296,7 +297,8 @@ def test_mission1_plays_through_from_the_start() -> None:
     for x, y in [(20.0, 16.5), (38.5, 16.5), (41.5, 13.0)]:
         walk_to(sim, *cells(x, y), tol=1.5)
     wait_until(sim, lambda: s.mission.current == "hitch_horse")
-    walk_to(sim, *cells(42.5, 12.0), tol=0.6, run=False)
+    walk_to(sim, *cells(42.5, 11.8), tol=0.3, run=False)
+    face(sim, *cells(42.5, 11.2))
     sim.advance(0.2)
     press(sim, "e")
     assert s.mission.current == "search_house"

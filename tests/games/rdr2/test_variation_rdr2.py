@@ -221,3 +221,60 @@ def test_micahs_walk_ends_at_one_of_the_files_far_apart_places_and_his_route_lin
     assert drawn == set(range(len(ends)))
     with pytest.raises(DataError, match=r"variation\.ends\.walk"):
         load_variation("mission9.toml", {"ends": {"walk": []}})
+
+
+def test_the_hitching_ride_starts_anywhere_near_and_the_rest_of_the_episode_is_unchanged() -> None:
+    """``[variation.spreads]``: hitch_horse starts up to its radius from the jittered start, at
+    least ``far`` from the post (its route line's end), and its route line begins there; drawn
+    last, so without it every other checkpoint and thing is drawn the same."""
+    from dataclasses import replace
+
+    import numpy as np
+
+    from gcc_envs.games.rdr2.sim.variation import vary
+
+    data = load_data()
+    md = data.missions["mission1"]
+    ((name, radius, far),) = md.variation.spreads
+    assert name == "hitch_horse" and radius >= 10.0 and far >= 12.0
+    unspread = replace(
+        data,
+        missions={
+            **data.missions,
+            "mission1": replace(md, variation=replace(md.variation, spreads=())),
+        },
+    )
+    i = md.checkpoint_index(name)
+    starts, moves = set(), []
+    for seed in range(12):
+        a = vary(data, "mission1", np.random.default_rng(seed)).missions["mission1"]
+        b = vary(unspread, "mission1", np.random.default_rng(seed)).missions["mission1"]
+        cp, was = a.checkpoints[i], b.checkpoints[i]
+        route = a.paths[cp.route]
+        assert route[0] == cp.player[:2] and route[1:] == b.paths[cp.route][1:]
+        assert cp.player[2] == was.player[2]  # the same view
+        moves.append(math.dist(cp.player[:2], was.player[:2]))
+        assert moves[-1] <= radius + 1e-9 and math.dist(cp.player[:2], route[-1]) >= far - 1e-9
+        post = next(p for p in a.props if p.id == "hitch_post").at[:2]
+        assert route[-1] == post
+        others = [c for j, c in enumerate(a.checkpoints) if j != i]
+        assert others == [c for j, c in enumerate(b.checkpoints) if j != i]
+        assert (a.props, a.horses, a.npcs) == (b.props, b.horses, b.npcs)
+        starts.add(tuple(round(v) for v in cp.player[:2]))
+    assert len(starts) == 12 and max(moves) > radius / 2  # spread, not a jitter
+
+
+def test_a_spread_that_is_malformed_or_names_no_checkpoint_is_refused(tmp_path) -> None:
+    from gcc_envs.games.rdr2.sim.loader import DATA_DIR, load_mission
+
+    with pytest.raises(DataError, match="spreads"):
+        load_variation("mission9.toml", {"spreads": {"hitch_horse": [10]}})
+    with pytest.raises(DataError, match="spreads"):
+        load_variation("mission9.toml", {"spreads": {"hitch_horse": [0, 12]}})
+    data = load_data()
+    text = (DATA_DIR / "mission1.toml").read_text()
+    assert "hitch_horse = [" in text
+    bad = tmp_path / "mission1.toml"
+    bad.write_text(text.replace("\nhitch_horse = [", "\nhitch_hors = [", 1))
+    with pytest.raises(DataError, match=r"mission1\.toml.*'hitch_hors' is not in this mission"):
+        load_mission(bad, data.regions, data.tutorials)

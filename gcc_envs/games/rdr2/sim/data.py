@@ -197,6 +197,10 @@ class VariationSpec:
     #: (checkpoint, horse, (lo, hi) metres): the horse has wandered that far from where the
     #: checkpoint starts, in any direction (the player walks over to mount it).
     strays: tuple[tuple[str, str, Range], ...] = ()
+    #: (checkpoint, metres, far): the checkpoint starts anywhere up to that far from its start,
+    #: on open ground in clear line of it and ``far`` metres or more from where its route line
+    #: ends; route lines that began there begin there instead.
+    spreads: tuple[tuple[str, float, float], ...] = ()
 
 
 @dataclass(frozen=True)

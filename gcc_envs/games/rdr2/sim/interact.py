@@ -18,9 +18,9 @@ from gcc_envs.games.rdr2.sim.world import in_front, solids
 #: The hitching post answers a rider who faces it (within HITCH_FACE_DEG of the view) from up
 #: to HITCH_M away, or any rider right beside it (HITCH_BESIDE_M): a route ridden blind, turned
 #: the way another start faced, seldom ends facing that start's post.
-HITCH_M = 2.0
-HITCH_FACE_DEG = 60.0
-HITCH_BESIDE_M = 1.0
+HITCH_M = 1.5
+HITCH_FACE_DEG = 45.0
+HITCH_BESIDE_M = 0.8
 HORSE_M = 2.6
 JOHN_M = 2.2
 CLERK_M = 5.0

@@ -247,7 +247,15 @@ def load_mission(
             top.fail(f"shop rows must be [item, price, is_supply], got {row!r}")
         shop.append((row[0], float(row[1]), bool(row[2])))
     variation = load_variation(file, top.get("variation", dict, {}))
-    _check_variation(top, variation, things, {n.name for n in npcs}, set(paths), regions[region])
+    _check_variation(
+        top,
+        variation,
+        things,
+        {n.name for n in npcs},
+        set(paths),
+        {c.name for c in checkpoints},
+        regions[region],
+    )
     known = tuple(top.get("known_tutorials", list, []))
     for tid in known:
         if tid not in tutorials:
@@ -285,8 +293,12 @@ def _check_variation(
     things: set[str],
     npcs: set[str],
     paths: set[str],
+    checkpoints: set[str],
     region: RegionData,
 ) -> None:
+    for cp in [*v.free_yaw, *(s[0] for s in v.strays), *(s[0] for s in v.spreads)]:
+        if cp not in checkpoints:
+            top.fail(f"variation: checkpoint {cp!r} is not in this mission's [[checkpoints]]")
     for thing, _ in v.slots:
         if thing not in things:
             top.fail(f"variation.slots: {thing!r} names nothing in this mission")

@@ -18,7 +18,9 @@ says what may change and by how much; :func:`vary` returns a :class:`GameData` w
 7. containers: how many drawers and cupboards, where along the walls, which hold supplies;
 8. squads: how many enemies or wolves, where they appear, their cover and their temper;
 9. ends: where a companion's walk ends (one of a few far-apart spots, then up to
-   :data:`SLOT_JITTER_M` more); the route lines that end with it end there too.
+   :data:`SLOT_JITTER_M` more); the route lines that end with it end there too;
+10. spreads: a checkpoint starts anywhere within some metres of its start (drawn last, so
+    the rest of the episode is what it would be without it).
 
 Pure: the same data and generator state give the same episode.
 """
@@ -90,6 +92,8 @@ def vary(data: GameData, mission: str, rng: np.random.Generator) -> GameData:
         md = replace(md, shop=tuple(md.shop[int(i)] for i in order))
     for path, ends in v.ends:
         md = _end(md, path, ends, ground, rng)
+    for cp_name, radius, far in v.spreads:
+        md = _spread(md, cp_name, radius, far, ground, rng)
     return replace(
         data,
         missions={**data.missions, mission: md},
@@ -285,6 +289,46 @@ def _stray(
             cps = list(md.checkpoints)
             cps[i] = replace(cp, place=place, beside=None)
             return replace(md, checkpoints=tuple(cps))
+    return md
+
+
+def _spread(
+    md: MissionData,
+    cp_name: str,
+    radius: float,
+    far: float,
+    ground: Ground,
+    rng: np.random.Generator,
+) -> MissionData:
+    """The checkpoint starts up to ``radius`` metres from its start (uniform over the disc), on
+    open ground of the same kind in clear line of it, :data:`SPACING_M` from whoever it places
+    and at least ``far`` metres from where its route line ends; the route lines that began at
+    the start begin there, where the first leg keeps the room to ride it. Else it keeps its
+    start."""
+    i = md.checkpoint_index(cp_name)
+    cp = md.checkpoints[i]
+    x, y, yaw = cp.player
+    old = _key((x, y))
+    starting = [n for n, pts in md.paths.items() if len(pts) > 1 and _key(pts[0]) == old]
+    solids = [p.at[:2] for p in md.props if p.solid]
+    others = [p[:2] for _, p in cp.place]
+    goal = md.paths[cp.route][-1] if cp.route else (x, y)
+    for _ in range(TRIES * 4):
+        r, a = radius * math.sqrt(rng.random()), rng.uniform(0.0, 2.0 * math.pi)
+        q = (x + r * math.cos(a), y + r * math.sin(a))
+        if (
+            ground.like((x, y), q)
+            and ground.clear((x, y), q)
+            and all(math.dist(q, o) >= SPACING_M for o in others)
+            and (cp.route is None or math.dist(q, goal) >= far)
+            and all(
+                ground.clearance_at_least(q, md.paths[n][1], solids, NEEDED_M) for n in starting
+            )
+        ):
+            cps = list(md.checkpoints)
+            cps[i] = replace(cp, player=(q[0], q[1], yaw))
+            paths = {n: (q, *md.paths[n][1:]) for n in starting}
+            return replace(md, checkpoints=tuple(cps), paths={**md.paths, **paths})
     return md
 
 

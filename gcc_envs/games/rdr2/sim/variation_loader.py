@@ -138,6 +138,17 @@ def load_variation(file: str, table: dict[str, Any]) -> VariationSpec:
         ):
             top.fail(f"strays.{cp} must be [horse, lo_m, hi_m], got {raw!r}")
         strays.append((cp, raw[0], (float(raw[1]), float(raw[2]))))
+    spreads = []
+    for cp, raw in top.get("spreads", dict, {}).items():
+        if not (
+            isinstance(raw, list)
+            and len(raw) == 2
+            and all(isinstance(v, int | float) and not isinstance(v, bool) for v in raw)
+            and raw[0] > 0
+            and raw[1] >= 0
+        ):
+            top.fail(f"spreads.{cp} must be [radius_m, far_m] (radius > 0), got {raw!r}")
+        spreads.append((cp, float(raw[0]), float(raw[1])))
     return VariationSpec(
         jitter_m=float(top.get("jitter", (int, float), 0.0)) * CELL_M,
         yaw_deg=float(top.get("yaw", (int, float), 0.0)),
@@ -150,4 +161,5 @@ def load_variation(file: str, table: dict[str, Any]) -> VariationSpec:
         store=tuple(stores),
         shuffle_shop=bool(top.get("shuffle_shop", bool, False)),
         strays=tuple(strays),
+        spreads=tuple(spreads),
     )
