@@ -2,26 +2,14 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
+from bench_scripts import load
 
 from gcc_envs.core.spec import GameSpec, PerfTargets
 from gcc_envs.registration import specs
 
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "perf_sim.py"
-
-
-def _perf_sim():
-    spec = importlib.util.spec_from_file_location("perf_sim", SCRIPT)
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("perf_sim", mod)  # dataclasses look their module up there
-    spec.loader.exec_module(mod)
-    return mod
-
 
 def test_every_registered_simulator_id_is_measured_with_its_specs_targets():
-    perf = _perf_sim()
+    perf = load("perf_sim")
     got = {g.title: (set(g.ids), g.perf) for g in perf.sim_games()}
     want = {
         s.title: ({t.env_id(s.title) for t in s.tasks if t.registered}, s.perf)
@@ -32,7 +20,7 @@ def test_every_registered_simulator_id_is_measured_with_its_specs_targets():
 
 
 def test_targets_are_judged_against_the_reference_of_the_same_run():
-    perf = _perf_sim()
+    perf = load("perf_sim")
     targets = PerfTargets(minigrid_ratio_84=1.2, steps_per_s_720p=60.0)
     assert perf._verdict(1300.0, 1000.0, perf.SMALL, targets).endswith(" met")
     assert perf._verdict(1100.0, 1000.0, perf.SMALL, targets).endswith("NOT MET")

@@ -3,25 +3,13 @@ variant that only measures shown by its progress, not as a failure."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
+from bench_scripts import load
 
 from gcc_envs.registration import specs
 
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "reference_policies.py"
-
-
-def _module():
-    spec = importlib.util.spec_from_file_location("reference_policies", SCRIPT)
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod  # dataclasses look their module up by name
-    spec.loader.exec_module(mod)
-    return mod
-
 
 def test_rows_are_the_tasks_played_alone_and_measures_are_marked() -> None:
-    rp = _module()
+    rp = load("reference_policies")
     rows = {(t.game, t.task): t for t in rp.targets()}
     stardew = specs()["stardew"]
     # a task with only a measuring variant under it is a row itself, beside the variant
@@ -35,7 +23,7 @@ def test_rows_are_the_tasks_played_alone_and_measures_are_marked() -> None:
 
 
 def test_a_measure_row_shows_its_progress_not_a_failure() -> None:
-    rp = _module()
+    rp = load("reference_policies")
     t = next(t for t in rp.targets(["stardew"]) if not t.scored)
     p = {"success": 0, "episodes": 5, "mean_steps": 100.0, "mean_progress": 0.62, "failures": {}}
     policies = dict.fromkeys(rp.POLICIES, p)

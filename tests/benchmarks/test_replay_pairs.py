@@ -2,25 +2,12 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
-
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "replay_pairs.py"
-
-
-def _load():
-    spec = importlib.util.spec_from_file_location("replay_pairs", SCRIPT)
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["replay_pairs"] = mod
-    spec.loader.exec_module(mod)
-    return mod
+from bench_scripts import load
 
 
 def test_a_source_replays_its_own_win_and_is_left_out_of_its_pairs(capsys) -> None:
-    mod = _load()
+    mod = load("replay_pairs")
     rp = mod.rp
     t = mod._target("mission1:hitch_horse")
     ep = rp.scripted(t, (90, 160), 1, privileged=True)
@@ -35,4 +22,4 @@ def test_a_source_replays_its_own_win_and_is_left_out_of_its_pairs(capsys) -> No
 
 def test_an_unknown_task_is_refused_by_name() -> None:
     with pytest.raises(SystemExit, match="no game task 'mission1:hitch_hors'"):
-        _load().main(["--task", "mission1:hitch_hors"])
+        load("replay_pairs").main(["--task", "mission1:hitch_hors"])
