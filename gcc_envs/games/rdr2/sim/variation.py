@@ -312,7 +312,7 @@ def _spread(
     starting = [n for n, pts in md.paths.items() if len(pts) > 1 and _key(pts[0]) == old]
     solids = [p.at[:2] for p in md.props if p.solid]
     others = [p[:2] for _, p in cp.place]
-    goal = md.paths[cp.route][-1] if cp.route else (x, y)
+    goal = md.paths[cp.route][-1] if cp.route else None
     for _ in range(TRIES * 4):
         r, a = radius * math.sqrt(rng.random()), rng.uniform(0.0, 2.0 * math.pi)
         q = (x + r * math.cos(a), y + r * math.sin(a))
@@ -320,7 +320,7 @@ def _spread(
             ground.like((x, y), q)
             and ground.clear((x, y), q)
             and all(math.dist(q, o) >= SPACING_M for o in others)
-            and (cp.route is None or math.dist(q, goal) >= far)
+            and (goal is None or math.dist(q, goal) >= far)
             and all(
                 ground.clearance_at_least(q, md.paths[n][1], solids, NEEDED_M) for n in starting
             )
